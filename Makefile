@@ -1,0 +1,30 @@
+# The two commands of the README: `make bench` and `make test`. Both install
+# what is missing (Debian's Chromium) before they start.
+
+GO      ?= go
+BIN     := bin/contractbench
+SUITE   := benchmarks/webvoyager
+
+.PHONY: test bench build chromium fmt-check vet
+
+build:
+	$(GO) build -o $(BIN) ./cmd/contractbench
+
+chromium:
+	@sh scripts/ensure-chromium.sh
+
+fmt-check:
+	@out="$$(gofmt -l cmd internal)"; \
+	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet ./...
+
+## test: gofmt check, go vet, and every test under the race detector.
+test: chromium fmt-check vet
+	$(GO) test -race -count=1 ./...
+
+## bench: validate the suite and measure the judge.
+bench: chromium build
+	$(BIN) validate $(SUITE)
+	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./internal/contract

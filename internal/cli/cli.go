@@ -1,0 +1,129 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// command is one subcommand. Each lives in its own file.
+type command struct {
+	name    string
+	summary string // one line for the command list
+	// run parses args with the command's own flag set and does the work.
+	run func(st *State, args []string) error
+}
+
+// commands is the list `contractbench --help` shows, in that order.
+func commands() []command {
+	return []command{
+		validateCommand,
+	}
+}
+
+const mainUsage = `contractbench measures whether an LLM agent driving a real browser completes
+web tasks, judged by outcome contracts: deterministic postconditions on the
+browser's final state (URL, DOM text and counts, network, dialogs, screenshot
+class), never by an LLM.
+
+Usage:
+  contractbench <command> [flags] [args]
+
+Commands:
+%s
+Exit codes:
+  0  every task and gate passed
+  1  a task or a gate failed
+  2  bad usage or a bad input file
+  3  the harness itself broke (browser, server, internal error)
+
+Run "contractbench <command> --help" for a command's flags.
+`
+
+// Main runs the program with args (without the program name) and returns
+// the process exit code.
+func Main(args []string, st *State) int {
+	err := dispatch(st, args)
+	if err != nil && !errors.Is(err, flag.ErrHelp) {
+		var f *failedError
+		if !errors.As(err, &f) || f.msg != "" {
+			fmt.Fprintf(st.Stderr, "contractbench: %v\n", err)
+		}
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		return ExitOK
+	}
+	return exitCode(err)
+}
+
+func dispatch(st *State, args []string) error {
+	if len(args) == 0 {
+		printMainUsage(st.Stderr)
+		return usagef("no command given")
+	}
+	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		printMainUsage(st.Stdout)
+		return nil
+	case "version", "--version":
+		fmt.Fprintln(st.Stdout, "contractbench", Version())
+		return nil
+	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			return c.run(st, args[1:])
+		}
+	}
+	return usagef("unknown command %q (run contractbench --help)", args[0])
+}
+
+func printMainUsage(w io.Writer) {
+	var b strings.Builder
+	for _, c := range commands() {
+		fmt.Fprintf(&b, "  %-10s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintf(w, mainUsage, b.String())
+}
+
+// newFlags returns a flag set for a subcommand whose --help prints usage
+// (a synopsis line such as "contractbench validate [PATH...]") and
+// description, then the flags, on stdout.
+func newFlags(st *State, usage, description string) *flag.FlagSet {
+	fs := flag.NewFlagSet(strings.Fields(usage)[1], flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {
+		w := st.Stdout
+		fmt.Fprintf(w, "Usage:\n  %s\n\n%s\n", usage, strings.TrimSpace(description))
+		hasFlags := false
+		fs.VisitAll(func(*flag.Flag) { hasFlags = true })
+		if hasFlags {
+			fmt.Fprintf(w, "\nFlags:\n")
+			fs.SetOutput(w)
+			fs.PrintDefaults()
+			fs.SetOutput(io.Discard)
+		}
+	}
+	return fs
+}
+
+// parse parses args into fs, turning flag errors into usage errors. A
+// request for help prints it and returns flag.ErrHelp.
+func parse(fs *flag.FlagSet, args []string) error {
+	err := fs.Parse(args)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, flag.ErrHelp):
+		return err // the flag package has printed the usage
+	default:
+		return usagef("%s: %v (run contractbench %s --help)", fs.Name(), err, fs.Name())
+	}
+}
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (l *stringList) String() string     { return strings.Join(*l, ",") }
+func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }

@@ -1,0 +1,106 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"contractbench/internal/suite"
+)
+
+var validateCommand = command{
+	name:    "validate",
+	summary: "check task specs, contracts, transcripts and fixture archives",
+	run:     runValidate,
+}
+
+const validateHelp = `
+Validates input files without running anything and prints every problem with
+its location (file:line: path: message). With no PATH it validates the whole
+default suite. A PATH may be a suite folder, a task file (tasks/*.yaml) or a
+standalone contract file (a YAML or JSON mapping with one key,
+postconditions).
+
+Exits 0 when everything is valid and 2 when anything is not.
+`
+
+func runValidate(st *State, args []string) error {
+	fs := newFlags(st, "contractbench validate [PATH...]", validateHelp)
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	paths := fs.Args()
+	if len(paths) == 0 {
+		paths = []string{defaultSuite}
+	}
+	var problems suite.Problems
+	checked := 0
+	for _, p := range paths {
+		n, err := validatePath(p)
+		checked += n
+		var ps suite.Problems
+		switch {
+		case errors.As(err, &ps):
+			problems = append(problems, ps...)
+		case err != nil:
+			problems = append(problems, suite.Problem{File: p, Msg: err.Error()})
+		}
+	}
+	for _, p := range problems {
+		fmt.Fprintln(st.Stdout, p.String())
+	}
+	if len(problems) > 0 {
+		return usagef("%d problem(s) in %d file(s) checked", len(problems), checked)
+	}
+	fmt.Fprintf(st.Stdout, "ok: %d file(s) valid\n", checked)
+	return nil
+}
+
+// validatePath validates what is at path and returns how many files it
+// checked.
+func validatePath(path string) (int, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return 0, suite.Problems{{File: path, Msg: "cannot read: " + errors.Unwrap(err).Error()}}
+	}
+	if fi.IsDir() {
+		return validateSuite(path)
+	}
+	switch filepath.Ext(path) {
+	case ".yaml", ".yml", ".json":
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return 0, err
+		}
+		if isTaskFile(path, data) {
+			_, err = suite.ParseTask(path, data)
+			return 1, err
+		}
+		return 1, validateContractFile(path, data)
+	}
+	return 0, suite.Problems{{File: path, Msg: "unknown kind of file (want a suite folder, a task or contract .yaml/.json)"}}
+}
+
+// isTaskFile tells a task spec from a standalone contract: tasks live in a
+// tasks/ folder or start with an id.
+func isTaskFile(path string, data []byte) bool {
+	if filepath.Base(filepath.Dir(path)) == "tasks" {
+		return true
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(line, "id:") {
+			return true
+		}
+	}
+	return false
+}
+
+func validateSuite(dir string) (int, error) {
+	s, err := suite.Load(dir)
+	if err != nil {
+		return 0, err
+	}
+	return len(s.Tasks), nil
+}

@@ -1,0 +1,165 @@
+package contract
+
+// Kind names a clause type. It is the value of the `kind` key in a contract
+// document.
+type Kind string
+
+// The closed set of clause kinds. No others exist: a task that needs a new
+// operator is a change to this package, reviewed as such.
+const (
+	KindURL             Kind = "url"
+	KindDOMText         Kind = "dom_text"
+	KindDOMCount        Kind = "dom_count"
+	KindNetwork         Kind = "network"
+	KindScreenshotClass Kind = "screenshot_class"
+	KindNoDialog        Kind = "no_dialog"
+	KindAnd             Kind = "and"
+	KindOr              Kind = "or"
+	KindNot             Kind = "not"
+)
+
+// kinds lists every Kind in the order the documentation presents them; error
+// messages use it to say what is accepted.
+var kinds = []Kind{
+	KindURL, KindDOMText, KindDOMCount, KindNetwork, KindScreenshotClass,
+	KindNoDialog, KindAnd, KindOr, KindNot,
+}
+
+// Clause is one node of a contract: a leaf that checks the Observation, or a
+// combinator over other clauses. The set of implementations is closed; a
+// type switch over the nine pointer types below is exhaustive.
+type Clause interface {
+	Kind() Kind
+	isClause()
+}
+
+// Postconditions is a task's contract: every clause must hold. Its JSON form
+// (MarshalJSON) is canonical, so two equal contracts always encode to the
+// same bytes.
+type Postconditions []Clause
+
+// URL holds when Pattern, an RE2 regular expression, matches the final URL
+// of the active page. The match is unanchored, as regexp.MatchString is:
+// write ^ and $ to pin the whole URL.
+type URL struct {
+	Pattern string `json:"pattern"`
+}
+
+// DOMText holds when the innerText of at least one element matching
+// Selector contains Contains, after both sides have their white space
+// folded (see the package documentation). The comparison is case-sensitive.
+type DOMText struct {
+	// Selector is a CSS selector; empty means DefaultSelector.
+	Selector string `json:"selector"`
+	Contains string `json:"contains"`
+}
+
+// DefaultSelector is the selector of a dom_text clause that names none.
+const DefaultSelector = "body"
+
+// DOMCount holds when the number of elements matching Selector compares to
+// Value as Op says.
+type DOMCount struct {
+	Selector string `json:"selector"`
+	Op       Op     `json:"op"`
+	Value    int    `json:"value"`
+}
+
+// Op is the comparison of a dom_count clause.
+type Op string
+
+const (
+	OpEq  Op = "eq"  // count == value
+	OpGTE Op = "gte" // count >= value
+	OpLTE Op = "lte" // count <= value
+)
+
+// Network holds when at least one request in the Observation's network log
+// has a URL matched by URLPattern (RE2, unanchored), a status listed in
+// StatusIn, the method Method when it is set (compared case-insensitively),
+// and started within the window Since names.
+type Network struct {
+	URLPattern string `json:"url_pattern"`
+	StatusIn   []int  `json:"status_in"`
+	Method     string `json:"method,omitempty"`
+	// Since is the window of requests considered; empty means
+	// SinceTaskStart.
+	Since Since `json:"since"`
+}
+
+// Since is the window of a network clause.
+type Since string
+
+const (
+	// SinceTaskStart considers every request made during the task.
+	SinceTaskStart Since = "task_start"
+	// SinceLastToolCall considers only requests that started after the
+	// agent's last tool call began, so the clause sees what that call
+	// caused rather than what an earlier page load did.
+	SinceLastToolCall Since = "last_tool_call"
+)
+
+// ScreenshotClass holds when the Hamming distance between the perceptual
+// hash of the final screenshot and the class ClassID is at most
+// DistanceMax (0..64, the number of bits in the hash).
+type ScreenshotClass struct {
+	ClassID     string `json:"class_id"`
+	DistanceMax int    `json:"distance_max"`
+}
+
+// NoDialog holds when no JavaScript dialog opened during the task.
+type NoDialog struct{}
+
+// And holds when every child holds. Evaluation stops at the first child that
+// does not.
+type And struct {
+	Children []Clause `json:"children"`
+}
+
+// Or holds when at least one child holds. Every child is evaluated, so the
+// evidence of a failing Or explains each alternative.
+type Or struct {
+	Children []Clause `json:"children"`
+}
+
+// Not holds when Child does not.
+type Not struct {
+	Child Clause `json:"child"`
+}
+
+func (*URL) Kind() Kind             { return KindURL }
+func (*DOMText) Kind() Kind         { return KindDOMText }
+func (*DOMCount) Kind() Kind        { return KindDOMCount }
+func (*Network) Kind() Kind         { return KindNetwork }
+func (*ScreenshotClass) Kind() Kind { return KindScreenshotClass }
+func (*NoDialog) Kind() Kind        { return KindNoDialog }
+func (*And) Kind() Kind             { return KindAnd }
+func (*Or) Kind() Kind              { return KindOr }
+func (*Not) Kind() Kind             { return KindNot }
+
+func (*URL) isClause()             {}
+func (*DOMText) isClause()         {}
+func (*DOMCount) isClause()        {}
+func (*Network) isClause()         {}
+func (*ScreenshotClass) isClause() {}
+func (*NoDialog) isClause()        {}
+func (*And) isClause()             {}
+func (*Or) isClause()              {}
+func (*Not) isClause()             {}
+
+// selector returns the selector the clause checks, with the default
+// applied, so hand-built clauses behave like decoded ones.
+func (c *DOMText) selector() string {
+	if c.Selector == "" {
+		return DefaultSelector
+	}
+	return c.Selector
+}
+
+// since returns the window with the default applied.
+func (c *Network) since() Since {
+	if c.Since == "" {
+		return SinceTaskStart
+	}
+	return c.Since
+}

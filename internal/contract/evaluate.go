@@ -1,0 +1,414 @@
+package contract
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Classes resolves screenshot classes. internal/phash implements it over
+// the example images of each class; the interface keeps this package free
+// of image decoding and file access.
+type Classes interface {
+	// Distance returns the Hamming distance from hash to the class
+	// classID (the nearest of its examples), and false when no such
+	// class is loaded.
+	Distance(classID string, hash uint64) (int, bool)
+}
+
+// Verdict is the judgement of one Observation against a contract.
+type Verdict struct {
+	Passed bool `json:"passed"`
+	// FailedPath locates the clause that decided the failure: the first
+	// failing top-level clause or, inside an and, its first failing child
+	// (recursively). An or or a not is reported as itself, since no single
+	// child explains its failure. Empty when Passed.
+	FailedPath string `json:"failed_path,omitempty"`
+	// FailedKind is the kind of the clause at FailedPath.
+	FailedKind Kind `json:"failed_kind,omitempty"`
+	// Evidence has one entry per leaf evaluated, in evaluation order.
+	Evidence []Evidence `json:"evidence"`
+}
+
+// FailedClause names the failing clause for reports, as
+// "postconditions[0] (url)"; empty when the verdict passed.
+func (v Verdict) FailedClause() string {
+	switch {
+	case v.Passed:
+		return ""
+	case v.FailedKind == "":
+		return v.FailedPath
+	default:
+		return v.FailedPath + " (" + string(v.FailedKind) + ")"
+	}
+}
+
+// Evidence is what one leaf expected and what the Observation held. Passed
+// is the leaf's own result, before any enclosing not inverts it.
+type Evidence struct {
+	Path     string `json:"path"`
+	Kind     Kind   `json:"kind"`
+	Passed   bool   `json:"passed"`
+	Expected string `json:"expected"`
+	// Seen is bounded to about 300 bytes; a cut value ends with
+	// "…(+N bytes)".
+	Seen string `json:"seen"`
+}
+
+// Evaluate judges obs against p. It is pure: the same inputs give the same
+// Verdict, which is what lets a stored Observation be re-graded offline.
+//
+// Every top-level clause is evaluated, so the evidence covers the whole
+// contract even when an early clause fails. classes may be nil; a
+// screenshot_class clause then fails with evidence saying so.
+//
+// An empty contract fails: a benchmark task that checks nothing must not
+// count as passed.
+func Evaluate(p Postconditions, obs Observation, classes Classes) Verdict {
+	e := &evaluator{obs: obs, classes: classes, evidence: make([]Evidence, 0, len(p))}
+	v := Verdict{Passed: true}
+	if len(p) == 0 {
+		v.Passed = false
+		v.FailedPath = "postconditions"
+		v.Evidence = e.evidence
+		return v
+	}
+	for i, c := range p {
+		r := e.eval(c, indexPath("postconditions", i))
+		if !r.ok && v.Passed {
+			v.Passed = false
+			v.FailedPath, v.FailedKind = r.path, r.kind
+		}
+	}
+	v.Evidence = e.evidence
+	return v
+}
+
+// evaluator carries one evaluation's state: the evidence so far and the
+// folded texts, which several dom_text clauses on the same selector share.
+type evaluator struct {
+	obs      Observation
+	classes  Classes
+	folded   map[string][]string
+	evidence []Evidence
+}
+
+// result is a clause's outcome and, when it failed, the clause that
+// explains the failure.
+type result struct {
+	ok   bool
+	path string
+	kind Kind
+}
+
+func (e *evaluator) eval(c Clause, path string) result {
+	switch c := c.(type) {
+	case *And:
+		for i, ch := range c.Children {
+			if r := e.eval(ch, indexPath(path+".children", i)); !r.ok {
+				return r
+			}
+		}
+		return result{ok: len(c.Children) > 0, path: path, kind: KindAnd}
+	case *Or:
+		ok := false
+		for i, ch := range c.Children {
+			// No short cut: when every alternative fails, the report
+			// needs each one's evidence.
+			if e.eval(ch, indexPath(path+".children", i)).ok {
+				ok = true
+			}
+		}
+		return result{ok: ok, path: path, kind: KindOr}
+	case *Not:
+		ok := c.Child != nil && !e.eval(c.Child, path+".child").ok
+		return result{ok: ok, path: path, kind: KindNot}
+	case *URL:
+		return e.record(path, KindURL, e.url(c))
+	case *DOMText:
+		return e.record(path, KindDOMText, e.domText(c))
+	case *DOMCount:
+		return e.record(path, KindDOMCount, e.domCount(c))
+	case *Network:
+		return e.record(path, KindNetwork, e.network(c))
+	case *ScreenshotClass:
+		return e.record(path, KindScreenshotClass, e.screenshot(c))
+	case *NoDialog:
+		return e.record(path, KindNoDialog, e.noDialog())
+	default: // nil: only a hand-built contract has one
+		return e.record(path, "", check{expected: "a clause", seen: "nil clause"})
+	}
+}
+
+// check is the outcome of one leaf.
+type check struct {
+	ok             bool
+	expected, seen string
+}
+
+func (e *evaluator) record(path string, kind Kind, c check) result {
+	e.evidence = append(e.evidence, Evidence{
+		Path:     path,
+		Kind:     kind,
+		Passed:   c.ok,
+		Expected: bound(c.expected, maxSeen),
+		Seen:     bound(c.seen, maxSeen),
+	})
+	return result{ok: c.ok, path: path, kind: kind}
+}
+
+func pass(expected, seen string) check { return check{ok: true, expected: expected, seen: seen} }
+func fail(expected, seen string) check { return check{expected: expected, seen: seen} }
+
+func (e *evaluator) url(c *URL) check {
+	expected := "URL matches " + c.Pattern
+	seen := e.obs.URL
+	if seen == "" {
+		seen = "(no URL)"
+	}
+	re, err := regexp.Compile(c.Pattern)
+	if err != nil {
+		// Only a hand-built clause gets here; decoding rejects it.
+		return fail(expected, "invalid pattern: "+err.Error())
+	}
+	return check{ok: re.MatchString(e.obs.URL), expected: expected, seen: seen}
+}
+
+func (e *evaluator) domText(c *DOMText) check {
+	sel := c.selector()
+	want := foldSpace(c.Contains)
+	expected := fmt.Sprintf("innerText of %s contains %q", sel, want)
+	el, ok := e.obs.Elements[sel]
+	if !ok || el.Count == 0 {
+		return fail(expected, "no element matches "+sel)
+	}
+	texts := e.foldedTexts(sel)
+	if len(texts) == 0 {
+		return fail(expected, fmt.Sprintf("%s: %s, no innerText captured", sel, matches(el.Count)))
+	}
+	if want == "" {
+		return fail(expected, "nothing to look for: contains is empty")
+	}
+	for i, t := range texts {
+		if at := strings.Index(t, want); at >= 0 {
+			return pass(expected, fmt.Sprintf("%s: %s; match %d: %s", sel, matches(el.Count), i+1, strconv.Quote(excerpt(t, at, len(want)))))
+		}
+	}
+	// Show the text that came closest: the longest prefix of want found
+	// anywhere, or the start of the first match when not even one
+	// character was.
+	best, bestN, bestAt := 0, 0, -1
+	for i, t := range texts {
+		if n, at := longestPrefix(t, want); n > bestN {
+			best, bestN, bestAt = i, n, at
+		}
+	}
+	if bestN == 0 {
+		return fail(expected, fmt.Sprintf("%s: %s; match 1 begins: %s", sel, matches(el.Count), strconv.Quote(excerpt(texts[0], 0, 0))))
+	}
+	return fail(expected, fmt.Sprintf("%s: %s; longest part found is %q, in match %d: %s",
+		sel, matches(el.Count), want[:bestN], best+1, strconv.Quote(excerpt(texts[best], bestAt, bestN))))
+}
+
+func (e *evaluator) foldedTexts(sel string) []string {
+	if t, ok := e.folded[sel]; ok {
+		return t
+	}
+	raw := e.obs.Elements[sel].Texts
+	t := make([]string, len(raw))
+	for i, s := range raw {
+		t[i] = foldSpace(s)
+	}
+	if e.folded == nil {
+		e.folded = make(map[string][]string)
+	}
+	e.folded[sel] = t
+	return t
+}
+
+func (e *evaluator) domCount(c *DOMCount) check {
+	var (
+		sym string
+		cmp func(n int) bool
+	)
+	switch c.Op {
+	case OpEq:
+		sym, cmp = "==", func(n int) bool { return n == c.Value }
+	case OpGTE:
+		sym, cmp = ">=", func(n int) bool { return n >= c.Value }
+	case OpLTE:
+		sym, cmp = "<=", func(n int) bool { return n <= c.Value }
+	}
+	expected := fmt.Sprintf("count of %s %s %d", c.Selector, sym, c.Value)
+	if cmp == nil {
+		return fail(fmt.Sprintf("count of %s %s %d", c.Selector, c.Op, c.Value), fmt.Sprintf("unknown op %q", c.Op))
+	}
+	el, ok := e.obs.Elements[c.Selector]
+	if !ok {
+		// A selector the judge did not capture is not the same as one
+		// that matched nothing; counting it as 0 would let `eq 0` pass on
+		// an incomplete observation.
+		return fail(expected, "selector "+c.Selector+" missing from the observation")
+	}
+	return check{ok: cmp(el.Count), expected: expected, seen: "count " + strconv.Itoa(el.Count)}
+}
+
+// maxListed bounds how many network entries or dialogs evidence lists.
+const maxListed = 5
+
+func (e *evaluator) network(c *Network) check {
+	since := c.since()
+	var exp strings.Builder
+	exp.WriteString("a request")
+	if c.Method != "" {
+		exp.WriteString(" " + strings.ToUpper(c.Method))
+	}
+	fmt.Fprintf(&exp, " to %s with status in %s", c.URLPattern, statusList(c.StatusIn))
+	if since == SinceLastToolCall {
+		exp.WriteString(", after the last tool call")
+	} else {
+		exp.WriteString(", during the task")
+	}
+	expected := exp.String()
+
+	re, err := regexp.Compile(c.URLPattern)
+	if err != nil {
+		return fail(expected, "invalid url_pattern: "+err.Error())
+	}
+	var inWindow, urlMatch, earlier int
+	var near []NetworkEntry // url matches in the window that fail on status or method
+	var hits []NetworkEntry
+	for _, n := range e.obs.Network {
+		matchesURL := re.MatchString(n.URL)
+		if since == SinceLastToolCall && !n.AfterLastToolCall {
+			if matchesURL {
+				earlier++
+			}
+			continue
+		}
+		inWindow++
+		if !matchesURL {
+			continue
+		}
+		urlMatch++
+		if slices.Contains(c.StatusIn, n.Status) && (c.Method == "" || strings.EqualFold(c.Method, n.Method)) {
+			hits = append(hits, n)
+		} else {
+			near = append(near, n)
+		}
+	}
+	if len(hits) > 0 {
+		seen := describeRequest(hits[0])
+		if len(hits) > 1 {
+			seen += fmt.Sprintf(" (+%d more matching)", len(hits)-1)
+		}
+		return pass(expected, seen)
+	}
+	window := "during the task"
+	if since == SinceLastToolCall {
+		window = "after the last tool call"
+	}
+	if urlMatch == 0 {
+		seen := fmt.Sprintf("none of %s %s matches the URL pattern", requests(inWindow), window)
+		if earlier > 0 {
+			seen += fmt.Sprintf("; %s before the last tool call did", requests(earlier))
+		}
+		return fail(expected, seen)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "URL pattern matched by %s %s, none with a wanted status and method: ", requests(urlMatch), window)
+	for i, n := range near[:min(len(near), maxListed)] {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(describeRequest(n))
+	}
+	if len(near) > maxListed {
+		fmt.Fprintf(&b, "; +%d more", len(near)-maxListed)
+	}
+	return fail(expected, b.String())
+}
+
+func describeRequest(n NetworkEntry) string {
+	switch {
+	case n.Status != 0:
+		return fmt.Sprintf("%s %s (%d)", n.Method, n.URL, n.Status)
+	case n.Error != "":
+		return fmt.Sprintf("%s %s (failed: %s)", n.Method, n.URL, n.Error)
+	default:
+		return fmt.Sprintf("%s %s (no response)", n.Method, n.URL)
+	}
+}
+
+func (e *evaluator) screenshot(c *ScreenshotClass) check {
+	expected := fmt.Sprintf("screenshot within Hamming distance %d of class %q", c.DistanceMax, c.ClassID)
+	ph := e.obs.Screenshot.PHash
+	switch {
+	case ph == "" && len(e.obs.Screenshot.PNG) > 0:
+		return fail(expected, "screenshot has no phash")
+	case ph == "":
+		return fail(expected, "no screenshot in the observation")
+	case e.classes == nil:
+		return fail(expected, "no screenshot classes loaded")
+	}
+	hash, err := strconv.ParseUint(ph, 16, 64)
+	if err != nil || len(ph) != 16 {
+		return fail(expected, fmt.Sprintf("invalid phash %q (want 16 hex digits)", ph))
+	}
+	d, ok := e.classes.Distance(c.ClassID, hash)
+	if !ok {
+		return fail(expected, fmt.Sprintf("screenshot class %q not loaded", c.ClassID))
+	}
+	return check{ok: d <= c.DistanceMax, expected: expected, seen: fmt.Sprintf("distance %d (phash %s)", d, ph)}
+}
+
+func (e *evaluator) noDialog() check {
+	const expected = "no dialog opened"
+	ds := e.obs.Dialogs
+	if len(ds) == 0 {
+		return pass(expected, "no dialog")
+	}
+	var b strings.Builder
+	if len(ds) == 1 {
+		b.WriteString("1 dialog: ")
+	} else {
+		fmt.Fprintf(&b, "%d dialogs: ", len(ds))
+	}
+	for i, d := range ds[:min(len(ds), maxListed)] {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "%s %q", d.Type, bound(d.Message, 80))
+		if d.Open {
+			b.WriteString(" (still open)")
+		}
+	}
+	if len(ds) > maxListed {
+		fmt.Fprintf(&b, "; +%d more", len(ds)-maxListed)
+	}
+	return fail(expected, b.String())
+}
+
+func matches(n int) string {
+	if n == 1 {
+		return "1 match"
+	}
+	return strconv.Itoa(n) + " matches"
+}
+
+func requests(n int) string {
+	if n == 1 {
+		return "1 request"
+	}
+	return strconv.Itoa(n) + " requests"
+}
+
+func statusList(s []int) string {
+	parts := make([]string, len(s))
+	for i, v := range s {
+		parts[i] = strconv.Itoa(v)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}

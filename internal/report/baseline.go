@@ -1,0 +1,210 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// Baseline is the committed CI gate of a suite (baseline.json): the tasks
+// that must pass and their number. The package documentation explains why
+// the count equals the number of tasks.
+type Baseline struct {
+	ExpectedPassCount int      `json:"expected_pass_count"`
+	Tasks             []string `json:"tasks"`
+	Note              string   `json:"note,omitempty"`
+}
+
+// LoadBaseline reads and validates the baseline file at path. Decoding is
+// strict: unknown fields, a missing expected_pass_count or tasks, trailing
+// data, empty or repeated task names, and a count different from the number
+// of tasks are errors that name the file and the field.
+func LoadBaseline(path string) (*Baseline, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("baseline: %w", err)
+	}
+	b, err := parseBaseline(data)
+	if err != nil {
+		return nil, fmt.Errorf("baseline %s: %w", path, err)
+	}
+	return b, nil
+}
+
+func parseBaseline(data []byte) (*Baseline, error) {
+	// Pointers tell a missing field from a zero one.
+	var doc struct {
+		ExpectedPassCount *int      `json:"expected_pass_count"`
+		Tasks             *[]string `json:"tasks"`
+		Note              string    `json:"note"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&doc); err != nil {
+		return nil, locate(data, err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("line %d: unexpected data after the baseline object", lineAt(data, dec.InputOffset()))
+	}
+	switch {
+	case doc.ExpectedPassCount == nil:
+		return nil, errors.New("expected_pass_count: missing")
+	case doc.Tasks == nil:
+		return nil, errors.New("tasks: missing")
+	case len(*doc.Tasks) == 0:
+		return nil, errors.New("tasks: empty; a baseline that covers no task gates nothing")
+	}
+	b := &Baseline{ExpectedPassCount: *doc.ExpectedPassCount, Tasks: *doc.Tasks, Note: doc.Note}
+	first := map[string]int{}
+	for i, t := range b.Tasks {
+		if strings.TrimSpace(t) == "" {
+			return nil, fmt.Errorf("tasks[%d]: empty task name", i)
+		}
+		if j, dup := first[t]; dup {
+			return nil, fmt.Errorf("tasks[%d]: %q repeats tasks[%d]", i, t, j)
+		}
+		first[t] = i
+	}
+	if b.ExpectedPassCount != len(b.Tasks) {
+		return nil, fmt.Errorf("expected_pass_count: %d, but tasks lists %d; the gate requires every listed task to pass, so the two must be equal",
+			b.ExpectedPassCount, len(b.Tasks))
+	}
+	return b, nil
+}
+
+// locate adds the line to a JSON decoding error where encoding/json knows
+// the offset, and names the field of a type error.
+func locate(data []byte, err error) error {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		return fmt.Errorf("line %d: %w", lineAt(data, syn.Offset), err)
+	case errors.As(err, &typ):
+		return fmt.Errorf("line %d: %s: want %s, got JSON %s", lineAt(data, typ.Offset), typ.Field, typ.Type, typ.Value)
+	case errors.Is(err, io.EOF):
+		return errors.New("empty file")
+	}
+	return err
+}
+
+// lineAt returns the 1-based line of byte offset off in data.
+func lineAt(data []byte, off int64) int {
+	off = min(max(off, 0), int64(len(data)))
+	return 1 + bytes.Count(data[:off], []byte{'\n'})
+}
+
+// GateFailure is one reason a run does not meet its baseline.
+type GateFailure struct {
+	Task string
+	// Attempt is the failing attempt when the task ran more than once,
+	// 0 otherwise.
+	Attempt int
+	// Outcome is the result's outcome; empty when the task did not run.
+	Outcome Outcome
+	// Clause is the failing clause ("postconditions[0] (url)"), if any.
+	Clause string
+	// Evidence summarizes what the failing clause expected and saw, or
+	// gives the reason of a result that was not judged by its contract.
+	Evidence string
+}
+
+// String is the line CI prints, for example
+//
+//	task-01-example-com-title: failed | failed_postcondition: postconditions[0] (url) | expected url matching ^https://example\.com/$, saw https://wrong.example/
+func (f GateFailure) String() string {
+	var b strings.Builder
+	b.WriteString(f.Task)
+	if f.Attempt > 0 {
+		fmt.Fprintf(&b, " (attempt %d)", f.Attempt)
+	}
+	b.WriteString(": ")
+	if f.Outcome == "" {
+		b.WriteString("not run")
+	} else {
+		b.WriteString(string(f.Outcome))
+	}
+	if f.Clause != "" {
+		b.WriteString(" | failed_postcondition: " + f.Clause)
+	}
+	if f.Evidence != "" {
+		b.WriteString(" | " + f.Evidence)
+	}
+	return b.String()
+}
+
+// Gate checks r against b and returns every failure, in baseline task order
+// and then attempt order; none means the gate passed. Every covered task
+// must have a result, and every result of a covered task must be passed
+// without replay drift: drift is never tolerated, even beside a passing
+// contract. Tasks the baseline does not cover are not gated.
+func Gate(b *Baseline, r *Run) []GateFailure {
+	byTask := map[string][]*TaskResult{}
+	for i := range r.Results {
+		res := &r.Results[i]
+		byTask[res.Task] = append(byTask[res.Task], res)
+	}
+	var out []GateFailure
+	for _, task := range b.Tasks {
+		results := byTask[task]
+		if len(results) == 0 {
+			out = append(out, GateFailure{Task: task, Evidence: "covered by the baseline but absent from the run"})
+			continue
+		}
+		for _, res := range results {
+			if res.Outcome.Passed() && res.Drift == "" {
+				continue
+			}
+			f := GateFailure{Task: task, Outcome: res.Outcome, Clause: res.FailedPostcondition}
+			if len(results) > 1 {
+				f.Attempt = res.Attempt
+			}
+			var why []string
+			if res.FailedPostcondition != "" {
+				if ev := evidenceSummary(failingEvidence(res)); ev != "" {
+					why = append(why, ev)
+				}
+			}
+			if res.Reason != "" {
+				why = append(why, bound(res.Reason))
+			}
+			if res.Drift != "" {
+				why = append(why, "replay drift: "+bound(res.Drift))
+			}
+			f.Evidence = strings.Join(why, " | ")
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// CheckRaised reports an error unless cur keeps or raises prev: the count
+// may not go down and no task prev covers may be dropped (replacing a task
+// with another would keep the count while lowering what is protected).
+// A nil prev (no earlier baseline) accepts anything.
+func CheckRaised(prev, cur *Baseline) error {
+	if prev == nil {
+		return nil
+	}
+	if cur.ExpectedPassCount < prev.ExpectedPassCount {
+		return fmt.Errorf("baseline lowered: expected_pass_count went from %d to %d; it may only go up", prev.ExpectedPassCount, cur.ExpectedPassCount)
+	}
+	have := map[string]bool{}
+	for _, t := range cur.Tasks {
+		have[t] = true
+	}
+	var dropped []string
+	for _, t := range prev.Tasks {
+		if !have[t] {
+			dropped = append(dropped, t)
+		}
+	}
+	if len(dropped) > 0 {
+		return fmt.Errorf("baseline lowered: tasks no longer covered: %s", strings.Join(dropped, ", "))
+	}
+	return nil
+}

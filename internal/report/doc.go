@@ -1,0 +1,40 @@
+// Package report owns the one result model of a benchmark run (Run, with its
+// TaskResults) and every view of it: JSON (the machine-readable record,
+// carrying schema_version), Markdown (the human report under
+// reports/<git-sha>.md), JUnit XML (for CI systems), and the Summary the
+// views share. It also owns the baseline gate that decides whether a run may
+// pass CI.
+//
+// Every view renders the same Run; none of them computes anything another
+// view could disagree with. Screenshots are written beside the report as PNG
+// files and referenced by name, never embedded.
+//
+// # Outcomes
+//
+// A task result is exactly one of passed, failed (the contract did not
+// hold), replay_drift (the recorded transcript no longer matches the task,
+// the tools or the responses), budget_exceeded (a token, iteration or cost
+// cap was hit), timeout, error (the harness broke; the agent was not
+// judged), or tainted (the task's isolation was broken, so its final state
+// proves nothing). Only passed is a success.
+//
+// # The baseline gate
+//
+// baseline.json names the tasks CI protects and how many of them must pass:
+//
+//	{"expected_pass_count": 10, "tasks": ["task-01-example-com-title", ...], "note": "..."}
+//
+// The gate is strict, not a threshold: every covered task must pass in every
+// attempt, and a covered task missing from the run fails the gate. For that
+// reason expected_pass_count must equal the number of tasks listed; it is
+// the headline number a reviewer sees change, and keeping it equal to the
+// list stops either from drifting on its own. A baseline is raised, never
+// lowered: CheckRaised rejects a smaller count and a dropped task.
+//
+// # Imports
+//
+// report depends on package contract (for Evidence and Observation) and the
+// standard library only. It never imports the runner, agent, LLM or
+// tool-server code, never reads the environment and never prints: callers
+// pass an io.Writer or a directory.
+package report

@@ -1,0 +1,272 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Published numbers the comparison footer quotes. They are self-reported
+// and judged by the agent itself or by an LLM, on notte's 30-task
+// WebVoyager subset; the footer says so next to them.
+const (
+	notteSelfEval      = "86.2%"
+	notteLLMEval       = "79.0%"
+	notteSecondsPer    = "47 s"
+	browserUseSelfEval = "77.3%"
+	browserUseLLMEval  = "60.2%"
+	browserUseSecsPer  = "113 s"
+)
+
+// IncompleteBanner opens every view of a run that stopped early.
+const IncompleteBanner = "INCOMPLETE: stopped before every task ran"
+
+// ComparabilityNote closes the comparison footer.
+const ComparabilityNote = "contract-eval is stricter than LLM-eval; numbers are not directly comparable"
+
+// WriteMarkdown writes the human report of r: a header with the score, one
+// table row per result, pass counts per task when tasks were repeated,
+// medians, why each non-passed result failed with the failing clause's
+// evidence, and a footer comparing the score with published numbers.
+func WriteMarkdown(w io.Writer, r *Run) error {
+	p := &printer{w: w}
+	s := Summarize(r)
+	rep := repeated(r)
+
+	title := "contractbench report"
+	if r.Settings.Suite != "" {
+		title += ": " + r.Settings.Suite
+	}
+	p.printf("# %s\n\n", escape(title))
+	if r.Incomplete {
+		p.printf("**%s.**", IncompleteBanner)
+		if missing := notRun(r); len(missing) > 0 {
+			names := make([]string, len(missing))
+			for i, m := range missing {
+				names[i] = code(resultName(&TaskResult{Task: m.Task, Attempt: m.Attempt}, rep))
+			}
+			p.printf(" Not run (%d): %s.", len(missing), strings.Join(names, ", "))
+		}
+		p.printf("\n\n")
+	}
+	writeHeader(p, r, s)
+	writeResults(p, r, rep)
+	if rep {
+		writeTallies(p, r)
+	}
+	writeMedians(p, s)
+	writeFailures(p, r, rep)
+	writeComparison(p, r, s)
+	if p.err != nil {
+		return fmt.Errorf("report markdown: %w", p.err)
+	}
+	return nil
+}
+
+func writeHeader(p *printer, r *Run, s Summary) {
+	set := r.Settings
+	p.printf("- git sha: %s\n", code(orNone(r.GitSHA)))
+	p.printf("- started: %s, took %s\n", r.Started.Format(time.RFC3339), seconds(float64(r.DurationMS)))
+	p.printf("- agent: %s, server: %s, web: %s, model: %s\n",
+		code(orNone(set.Agent)), code(orNone(set.Server)), code(orNone(set.Web)), code(orNone(set.Model)))
+	p.printf("- caps per task: %d tokens per turn, %d tool iterations, $%.2f\n",
+		set.Caps.MaxTokensPerTurn, set.Caps.MaxToolIterations, set.Caps.MaxUSD)
+	p.printf("- total tasks: %d, attempts per task: %d, results: %d\n", s.Tasks, max(set.Repeat, 1), s.Total)
+	p.printf("- pass count: %d / %d\n", s.Passed, s.Total)
+	var outcomes []string
+	for _, o := range Outcomes {
+		if n := s.ByOutcome[o]; n > 0 {
+			outcomes = append(outcomes, fmt.Sprintf("%s %d", o, n))
+		}
+	}
+	if len(outcomes) > 0 {
+		p.printf("- outcomes: %s\n", strings.Join(outcomes, ", "))
+	}
+	p.printf("- cost: $%.4f (tokens: %d input, %d output, %d cache read, %d cache write)\n",
+		s.TotalUSD, s.Tokens.Input, s.Tokens.Output, s.Tokens.CacheRead, s.Tokens.CacheWrite)
+	p.printf("\n**contract-eval score: %d / %d (%s)**, 95%% Wilson score interval %s–%s\n\n",
+		s.Passed, s.Total, percent(s.Score), percent(s.Wilson95Low), percent(s.Wilson95High))
+}
+
+func writeResults(p *printer, r *Run, rep bool) {
+	p.printf("## Results\n\n")
+	p.printf("| name | result | duration_ms | tool_calls | response_bytes | failed_postcondition |\n")
+	p.printf("| --- | --- | ---: | ---: | ---: | --- |\n")
+	for i := range r.Results {
+		res := &r.Results[i]
+		failed := ""
+		if res.FailedPostcondition != "" {
+			failed = code(res.FailedPostcondition)
+		}
+		p.printf("| %s | %s | %d | %d | %d | %s |\n",
+			cell(escape(resultName(res, rep))), res.Outcome,
+			res.DurationMS, res.ToolCalls, res.ResponseBytes, cell(failed))
+	}
+	p.printf("\n")
+}
+
+// writeTallies writes the pass count of each task over its attempts, with
+// an interval that says how much those few attempts can tell.
+func writeTallies(p *printer, r *Run) {
+	p.printf("## Pass counts per task\n\n")
+	p.printf("| task | passed | rate | 95%% Wilson score interval |\n")
+	p.printf("| --- | ---: | ---: | --- |\n")
+	for _, t := range tallies(r) {
+		lo, hi := Wilson(t.Passed, t.Attempts, Z95)
+		p.printf("| %s | %d / %d | %s | %s–%s |\n", cell(escape(t.Task)), t.Passed, t.Attempts,
+			percent(float64(t.Passed)/float64(t.Attempts)), percent(lo), percent(hi))
+	}
+	p.printf("\n")
+}
+
+func writeMedians(p *printer, s Summary) {
+	p.printf("## Medians\n\n")
+	p.printf("| duration_ms | tool_calls | response_bytes |\n")
+	p.printf("| ---: | ---: | ---: |\n")
+	p.printf("| %s | %s | %s |\n\n", number(s.MedianDurationMS), number(s.MedianToolCalls), number(s.MedianResponseBytes))
+}
+
+// writeFailures explains every result that did not pass: its reason and
+// the evidence of the failing clause, each bounded so that a page dump
+// cannot swamp the report.
+func writeFailures(p *printer, r *Run, rep bool) {
+	p.printf("## Why tasks failed\n\n")
+	explained := false
+	for i := range r.Results {
+		res := &r.Results[i]
+		if res.Outcome.Passed() && res.Drift == "" {
+			continue
+		}
+		explained = true
+		p.printf("### %s: %s\n\n", escape(resultName(res, rep)), res.Outcome)
+		if res.Reason != "" {
+			p.printf("- reason: %s\n", code(bound(res.Reason)))
+		}
+		if res.Drift != "" {
+			p.printf("- replay drift: %s\n", code(bound(res.Drift)))
+		}
+		if res.FailedPostcondition != "" {
+			p.printf("- failed_postcondition: %s\n", code(res.FailedPostcondition))
+		}
+		evs := failingEvidence(res)
+		for j, ev := range evs {
+			if j == maxEvidenceItems {
+				p.printf("  - and %d more failed leaves in the JSON report\n", len(evs)-j)
+				break
+			}
+			if j == 0 {
+				p.printf("- evidence:\n")
+			}
+			p.printf("  - %s (%s): expected %s, saw %s\n",
+				code(ev.Path), ev.Kind, code(bound(ev.Expected)), code(bound(ev.Seen)))
+		}
+		if obs := res.Observation; obs != nil {
+			p.printf("- final URL: %s\n", code(bound(obs.URL)))
+			if f := obs.Screenshot.File; f != "" {
+				p.printf("- screenshot: [%s](%s)\n", escape(f), f)
+			}
+		}
+		if res.Answer != "" {
+			p.printf("- answer (recorded, not evidence): %s\n", code(bound(res.Answer)))
+		}
+		p.printf("\n")
+	}
+	if !explained {
+		p.printf("Every task passed.\n\n")
+	}
+}
+
+func writeComparison(p *printer, r *Run, s Summary) {
+	p.printf("## Comparison\n\n")
+	p.printf("| system | score | time per task | judged by |\n")
+	p.printf("| --- | --- | --- | --- |\n")
+	p.printf("| notte (published, WebVoyager30) | %s self-eval, %s LLM-eval | %s | the agent itself; an LLM |\n",
+		notteSelfEval, notteLLMEval, notteSecondsPer)
+	p.printf("| browser-use (same source, self-reported) | %s self-eval, %s LLM-eval | %s | the agent itself; an LLM |\n",
+		browserUseSelfEval, browserUseLLMEval, browserUseSecsPer)
+	suite := "this run"
+	if r.Settings.Suite != "" {
+		suite += " (" + r.Settings.Suite + ")"
+	}
+	p.printf("| %s | %s contract-eval (%d / %d) | %s median | outcome contracts |\n\n",
+		cell(escape(suite)), percent(s.Score), s.Passed, s.Total, seconds(s.MedianDurationMS))
+	if r.Incomplete {
+		p.printf("This run is incomplete: %s.\n\n", IncompleteBanner)
+	}
+	p.printf("%s.\n", ComparabilityNote)
+}
+
+// printer writes formatted text and keeps the first error, so rendering
+// code reads as a sequence of lines and checks once at the end.
+type printer struct {
+	w   io.Writer
+	err error
+}
+
+func (p *printer) printf(format string, args ...any) {
+	if p.err != nil {
+		return
+	}
+	_, p.err = fmt.Fprintf(p.w, format, args...)
+}
+
+// code returns s as a Markdown code span, with a fence longer than any run
+// of backticks inside s so the span cannot end early.
+func code(s string) string {
+	longest, run := 0, 0
+	for _, c := range s {
+		if c == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", longest+1)
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") || s == "" {
+		s = " " + s + " "
+	}
+	return fence + s + fence
+}
+
+// escape backslash-escapes the characters that would turn plain text into
+// Markdown markup.
+func escape(s string) string {
+	var b strings.Builder
+	for _, c := range s {
+		if strings.ContainsRune("\\`*_[]<>", c) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// cell makes s safe inside a table cell: a pipe would end the cell even
+// inside a code span. GitHub's table parser turns every \| back into | before
+// it parses the cell, so escaping every pipe is exact.
+func cell(s string) string {
+	return strings.ReplaceAll(s, "|", `\|`)
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+func percent(f float64) string { return strconv.FormatFloat(100*f, 'f', 1, 64) + "%" }
+
+// number prints a median: whole numbers as integers, halves with one
+// decimal.
+func number(f float64) string {
+	if f == float64(int64(f)) {
+		return strconv.FormatInt(int64(f), 10)
+	}
+	return strconv.FormatFloat(f, 'f', 1, 64)
+}
+
+func seconds(ms float64) string { return strconv.FormatFloat(ms/1000, 'f', 1, 64) + " s" }

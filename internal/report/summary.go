@@ -1,0 +1,174 @@
+package report
+
+import (
+	"math"
+	"slices"
+)
+
+// Z95 is the standard normal quantile for a two-sided 95% interval.
+const Z95 = 1.959963984540054
+
+// Summary is what every view says about a run as a whole. It is derived
+// from the Run alone; the JSON form carries it for readers that want the
+// score without recomputing it.
+type Summary struct {
+	// Tasks is the number of distinct tasks with at least one result;
+	// Total the number of results (tasks times attempts).
+	Tasks int `json:"tasks"`
+	Total int `json:"total"`
+	// Passed counts results whose outcome is passed; Score is
+	// Passed/Total, 0 for an empty run.
+	Passed int     `json:"passed"`
+	Score  float64 `json:"score"`
+	// Wilson95Low and Wilson95High bound Score with a 95% Wilson score
+	// interval, treating each result as an independent trial.
+	Wilson95Low  float64 `json:"wilson95_low"`
+	Wilson95High float64 `json:"wilson95_high"`
+	// ByOutcome counts results per outcome; outcomes that did not occur
+	// are absent.
+	ByOutcome map[Outcome]int `json:"by_outcome"`
+	// NotRun counts the task attempts the settings asked for that have no
+	// result, which only an incomplete run has.
+	NotRun int `json:"not_run"`
+	// Medians over every result, whatever its outcome. With an even
+	// number of results a median is the mean of the middle two.
+	MedianDurationMS    float64 `json:"median_duration_ms"`
+	MedianToolCalls     float64 `json:"median_tool_calls"`
+	MedianResponseBytes float64 `json:"median_response_bytes"`
+	// TotalUSD (to a millionth of a dollar) and Tokens add up every
+	// result.
+	TotalUSD float64 `json:"total_usd"`
+	Tokens   Tokens  `json:"tokens"`
+}
+
+// Summarize computes the Summary of r.
+func Summarize(r *Run) Summary {
+	s := Summary{ByOutcome: map[Outcome]int{}}
+	seen := map[string]bool{}
+	var dur, calls, bytes []float64
+	for _, res := range r.Results {
+		if !seen[res.Task] {
+			seen[res.Task] = true
+			s.Tasks++
+		}
+		s.Total++
+		if res.Outcome.Passed() {
+			s.Passed++
+		}
+		s.ByOutcome[res.Outcome]++
+		dur = append(dur, float64(res.DurationMS))
+		calls = append(calls, float64(res.ToolCalls))
+		bytes = append(bytes, float64(res.ResponseBytes))
+		s.TotalUSD += res.USD
+		s.Tokens = s.Tokens.add(res.Tokens)
+	}
+	if s.Total > 0 {
+		s.Score = float64(s.Passed) / float64(s.Total)
+	}
+	// Rounded to a millionth of a dollar: a sum of float prices carries
+	// noise (0.051000000000000004) that would only distract a reader.
+	s.TotalUSD = math.Round(s.TotalUSD*1e6) / 1e6
+	s.Wilson95Low, s.Wilson95High = Wilson(s.Passed, s.Total, Z95)
+	s.NotRun = len(notRun(r))
+	s.MedianDurationMS = median(dur)
+	s.MedianToolCalls = median(calls)
+	s.MedianResponseBytes = median(bytes)
+	return s
+}
+
+// Wilson returns the Wilson score interval for k successes in n trials at
+// the normal quantile z (Z95 for 95%). Unlike the normal approximation it
+// stays inside [0, 1] and is informative at the small n of a benchmark
+// suite and at k = 0 or k = n. With n = 0 nothing is known and the interval
+// is [0, 1].
+func Wilson(k, n int, z float64) (lo, hi float64) {
+	if n <= 0 {
+		return 0, 1
+	}
+	nf := float64(n)
+	p := float64(k) / nf
+	z2 := z * z
+	denom := 1 + z2/nf
+	center := (p + z2/(2*nf)) / denom
+	half := z / denom * math.Sqrt(p*(1-p)/nf+z2/(4*nf*nf))
+	return math.Max(0, center-half), math.Min(1, center+half)
+}
+
+// median returns the median of xs, 0 for none. It sorts xs.
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	slices.Sort(xs)
+	m := len(xs) / 2
+	if len(xs)%2 == 1 {
+		return xs[m]
+	}
+	return (xs[m-1] + xs[m]) / 2
+}
+
+// attempt names one attempt at one task.
+type attempt struct {
+	Task    string
+	Attempt int
+}
+
+// notRun returns the attempts the settings selected that have no result, in
+// task order and then attempt order.
+func notRun(r *Run) []attempt {
+	ran := map[attempt]bool{}
+	for _, res := range r.Results {
+		ran[attempt{res.Task, res.Attempt}] = true
+	}
+	repeat := max(r.Settings.Repeat, 1)
+	var out []attempt
+	for _, task := range r.Settings.Tasks {
+		for a := 1; a <= repeat; a++ {
+			if !ran[attempt{task, a}] {
+				out = append(out, attempt{task, a})
+			}
+		}
+	}
+	return out
+}
+
+// repeated reports whether some task of r has more than one attempt, in
+// which case views name each result by task and attempt.
+func repeated(r *Run) bool {
+	if r.Settings.Repeat > 1 {
+		return true
+	}
+	for _, res := range r.Results {
+		if res.Attempt > 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// taskTally is the pass count of one task over its attempts.
+type taskTally struct {
+	Task     string
+	Passed   int
+	Attempts int
+}
+
+// tallies returns the pass count of each task, in the order tasks first
+// appear in the results.
+func tallies(r *Run) []taskTally {
+	var out []taskTally
+	index := map[string]int{}
+	for _, res := range r.Results {
+		i, ok := index[res.Task]
+		if !ok {
+			i = len(out)
+			index[res.Task] = i
+			out = append(out, taskTally{Task: res.Task})
+		}
+		out[i].Attempts++
+		if res.Outcome.Passed() {
+			out[i].Passed++
+		}
+	}
+	return out
+}

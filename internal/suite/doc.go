@@ -1,0 +1,19 @@
+// Package suite owns benchmark suites on disk: the task spec format
+// (tasks/*.yaml), its strict decoding with located problems, the canonical
+// form and digest of a task, and the layout of a suite folder.
+//
+// A task file holds:
+//
+//	id:             equal to the file name without .yaml
+//	instruction:    what the agent is asked
+//	start_url:      optional; where the browser starts (about:blank otherwise)
+//	timeout:        a Go duration, at most 30m
+//	budget:         optional lower caps: max_tokens_per_turn, max_tool_iterations, max_usd
+//	tags:           optional list of strings
+//	postconditions: the outcome contract (see package contract)
+//	reference:      the scripted solution: a list of {tool, args} for the built-in tool server
+//	rationale:      why the task is stable and what the contract pins
+//
+// The package depends on contract only; it never imports the agent, LLM or
+// tool-server code.
+package suite

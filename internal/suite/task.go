@@ -1,0 +1,330 @@
+package suite
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"contractbench/internal/contract"
+)
+
+// Task is one benchmark task: what the agent is asked to do and the
+// contract its outcome must satisfy.
+type Task struct {
+	// ID equals the file name without extension (task-01-example-com-title).
+	ID string `json:"id"`
+	// Instruction is what the agent is asked, in a user's words.
+	Instruction string `json:"instruction"`
+	// StartURL is where the browser is before the agent's first step;
+	// empty means about:blank.
+	StartURL string `json:"start_url,omitempty"`
+	// Timeout bounds the whole task: agent loop and judging.
+	Timeout time.Duration `json:"timeout"`
+	// Budget lowers the default caps for this task; zero fields keep them.
+	Budget Budget   `json:"budget,omitzero"`
+	Tags   []string `json:"tags,omitempty"`
+	// Postconditions must all hold on the browser's final state.
+	Postconditions contract.Postconditions `json:"postconditions"`
+	// Reference is the scripted solution for the built-in tool server.
+	Reference []Step `json:"reference"`
+	// Rationale says why the task is stable and what its contract pins.
+	Rationale string `json:"rationale"`
+
+	// File is the path the task was loaded from; not part of the spec.
+	File string `json:"-"`
+}
+
+// Budget holds per-task overrides of the agent's caps. A zero field keeps
+// the default; the runner refuses values above the defaults.
+type Budget struct {
+	MaxTokensPerTurn  int     `json:"max_tokens_per_turn,omitempty"`
+	MaxToolIterations int     `json:"max_tool_iterations,omitempty"`
+	MaxUSD            float64 `json:"max_usd,omitempty"`
+}
+
+// Step is one tool call of a reference solution.
+type Step struct {
+	Tool string          `json:"tool"`
+	Args json.RawMessage `json:"args"`
+}
+
+// MaxTimeout bounds a task's timeout so a typo cannot stall a run for hours.
+const MaxTimeout = 30 * time.Minute
+
+var idPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
+
+// ParseTask decodes and validates one task spec. file names the source in
+// problems and must be the task's file name: the id has to match it. Every
+// problem found is returned together, as Problems.
+func ParseTask(file string, data []byte) (*Task, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, Problems{{File: file, Msg: "not valid YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")}}
+	}
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
+		return nil, Problems{{File: file, Msg: "empty task file"}}
+	}
+	d := &taskDecoder{file: file}
+	t := d.task(doc.Content[0])
+	if len(d.problems) > 0 {
+		return nil, d.problems
+	}
+	t.File = file
+	return t, nil
+}
+
+type taskDecoder struct {
+	file     string
+	problems Problems
+}
+
+func (d *taskDecoder) add(n *yaml.Node, path, format string, args ...any) {
+	line := 0
+	if n != nil {
+		line = n.Line
+	}
+	d.problems = append(d.problems, Problem{File: d.file, Line: line, Path: path, Msg: fmt.Sprintf(format, args...)})
+}
+
+// fields checks that n is a mapping with no unknown or repeated keys, and
+// returns its values by key.
+func (d *taskDecoder) fields(n *yaml.Node, path string, known ...string) map[string]*yaml.Node {
+	out := map[string]*yaml.Node{}
+	if n.Kind != yaml.MappingNode {
+		d.add(n, path, "must be a mapping, not %s", describe(n))
+		return out
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		p := join(path, k.Value)
+		switch {
+		case !slices.Contains(known, k.Value):
+			d.add(k, p, "unknown field %q (known: %s)", k.Value, strings.Join(known, ", "))
+		case out[k.Value] != nil:
+			d.add(k, p, "field %q appears twice", k.Value)
+		default:
+			out[k.Value] = v
+		}
+	}
+	return out
+}
+
+func (d *taskDecoder) task(n *yaml.Node) *Task {
+	f := d.fields(n, "", "id", "instruction", "start_url", "timeout", "budget", "tags",
+		"postconditions", "reference", "rationale")
+	t := &Task{}
+	want := strings.TrimSuffix(filepath.Base(d.file), filepath.Ext(d.file))
+	t.ID = d.str(f["id"], "id", true)
+	if t.ID != "" {
+		switch {
+		case !idPattern.MatchString(t.ID):
+			d.add(f["id"], "id", "%q must be lower-case letters, digits and dashes", t.ID)
+		case t.ID != want:
+			d.add(f["id"], "id", "%q must equal the file name %q", t.ID, want)
+		}
+	}
+	t.Instruction = d.str(f["instruction"], "instruction", true)
+	if v := f["start_url"]; v != nil {
+		t.StartURL = d.str(v, "start_url", true)
+		if t.StartURL != "" {
+			if u, err := url.Parse(t.StartURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+				d.add(v, "start_url", "%q must be an absolute http(s) URL", t.StartURL)
+			}
+		}
+	}
+	t.Timeout = d.timeout(f["timeout"])
+	if v := f["budget"]; v != nil {
+		t.Budget = d.budget(v)
+	}
+	if v := f["tags"]; v != nil {
+		t.Tags = d.strings(v, "tags")
+	}
+	if v := f["postconditions"]; v == nil {
+		d.add(n, "postconditions", "missing (a task needs at least one postcondition)")
+	} else {
+		pc, errs := contract.DecodePostconditions(v, "postconditions")
+		d.problems = append(d.problems, problemsOf(d.file, errs)...)
+		t.Postconditions = pc
+	}
+	if v := f["reference"]; v == nil {
+		d.add(n, "reference", "missing (the scripted solution: a list of {tool, args})")
+	} else {
+		t.Reference = d.reference(v)
+	}
+	t.Rationale = d.str(f["rationale"], "rationale", true)
+	return t
+}
+
+func (d *taskDecoder) str(n *yaml.Node, path string, required bool) string {
+	if n == nil {
+		if required {
+			d.problems = append(d.problems, Problem{File: d.file, Path: path, Msg: "missing"})
+		}
+		return ""
+	}
+	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!str" {
+		d.add(n, path, "must be a string, not %s", describe(n))
+		return ""
+	}
+	if required && strings.TrimSpace(n.Value) == "" {
+		d.add(n, path, "must not be empty")
+	}
+	return n.Value
+}
+
+func (d *taskDecoder) strings(n *yaml.Node, path string) []string {
+	if n.Kind != yaml.SequenceNode {
+		d.add(n, path, "must be a list of strings, not %s", describe(n))
+		return nil
+	}
+	out := make([]string, 0, len(n.Content))
+	for i, c := range n.Content {
+		out = append(out, d.str(c, fmt.Sprintf("%s[%d]", path, i), true))
+	}
+	return out
+}
+
+func (d *taskDecoder) timeout(n *yaml.Node) time.Duration {
+	s := d.str(n, "timeout", true)
+	if s == "" {
+		return 0
+	}
+	t, err := time.ParseDuration(s)
+	switch {
+	case err != nil:
+		d.add(n, "timeout", "%q is not a duration (write 90s or 2m)", s)
+	case t <= 0 || t > MaxTimeout:
+		d.add(n, "timeout", "%s must be above 0 and at most %s", t, MaxTimeout)
+	}
+	return t
+}
+
+func (d *taskDecoder) budget(n *yaml.Node) Budget {
+	f := d.fields(n, "budget", "max_tokens_per_turn", "max_tool_iterations", "max_usd")
+	var b Budget
+	if v := f["max_tokens_per_turn"]; v != nil {
+		b.MaxTokensPerTurn = d.positiveInt(v, "budget.max_tokens_per_turn")
+	}
+	if v := f["max_tool_iterations"]; v != nil {
+		b.MaxToolIterations = d.positiveInt(v, "budget.max_tool_iterations")
+	}
+	if v := f["max_usd"]; v != nil {
+		x, err := strconv.ParseFloat(v.Value, 64)
+		if v.Kind != yaml.ScalarNode || err != nil || x <= 0 {
+			d.add(v, "budget.max_usd", "%q must be a positive number of US dollars", v.Value)
+		}
+		b.MaxUSD = x
+	}
+	return b
+}
+
+func (d *taskDecoder) positiveInt(n *yaml.Node, path string) int {
+	x, err := strconv.Atoi(n.Value)
+	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!int" || err != nil || x <= 0 {
+		d.add(n, path, "%q must be a positive integer", n.Value)
+		return 0
+	}
+	return x
+}
+
+func (d *taskDecoder) reference(n *yaml.Node) []Step {
+	if n.Kind != yaml.SequenceNode || len(n.Content) == 0 {
+		d.add(n, "reference", "must be a non-empty list of {tool, args}")
+		return nil
+	}
+	steps := make([]Step, 0, len(n.Content))
+	for i, c := range n.Content {
+		p := fmt.Sprintf("reference[%d]", i)
+		f := d.fields(c, p, "tool", "args")
+		s := Step{Tool: d.str(f["tool"], p+".tool", true), Args: json.RawMessage(`{}`)}
+		if a := f["args"]; a != nil {
+			if a.Kind != yaml.MappingNode {
+				d.add(a, p+".args", "must be a mapping, not %s", describe(a))
+			} else if raw, err := nodeJSON(a); err != nil {
+				d.add(a, p+".args", "%v", err)
+			} else {
+				s.Args = raw
+			}
+		}
+		steps = append(steps, s)
+	}
+	return steps
+}
+
+// nodeJSON converts a YAML mapping to JSON (encoding/json sorts map keys,
+// so the result is canonical for mappings of scalars, lists and mappings).
+func nodeJSON(n *yaml.Node) (json.RawMessage, error) {
+	var v any
+	if err := n.Decode(&v); err != nil {
+		return nil, err
+	}
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("cannot be expressed as JSON: %w", err)
+	}
+	return raw, nil
+}
+
+// Digest is the SHA-256 of the task's canonical JSON form, written
+// "sha256:<hex>". Transcripts carry it, so a transcript recorded against an
+// older version of the spec is detected as drift instead of replayed.
+func (t *Task) Digest() string {
+	canon, err := t.Canonical()
+	if err != nil {
+		// Canonical only fails on values ParseTask never produces.
+		panic(fmt.Sprintf("task %s: canonical form: %v", t.ID, err))
+	}
+	sum := sha256.Sum256(canon)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// Canonical returns the task spec as compact JSON with a fixed field order
+// and the contract in its canonical form. Comments, key order and YAML
+// style in the file do not change it; any change of meaning does.
+func (t *Task) Canonical() ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(t); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(b.Bytes(), "\n"), nil
+}
+
+func describe(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		switch n.ShortTag() {
+		case "!!null":
+			return "null"
+		case "!!str":
+			return fmt.Sprintf("the string %q", n.Value)
+		}
+		return fmt.Sprintf("%s %s", strings.TrimPrefix(n.ShortTag(), "!!"), n.Value)
+	case yaml.AliasNode:
+		return "an alias"
+	}
+	return "an unexpected node"
+}
+
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}

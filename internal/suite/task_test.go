@@ -1,0 +1,185 @@
+package suite
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+const goodTask = `id: task-99-demo
+instruction: Open example.com.
+start_url: https://example.com/
+timeout: 90s
+budget: {max_tool_iterations: 10, max_usd: 0.1}
+tags: [smoke]
+postconditions:
+  - kind: url
+    pattern: '^https://example\.com/$'
+reference:
+  - tool: navigate
+    args: {url: "https://example.com/"}
+rationale: A demo.
+`
+
+func TestParseTaskGood(t *testing.T) {
+	t.Parallel()
+	task, err := ParseTask("tasks/task-99-demo.yaml", []byte(goodTask))
+	if err != nil {
+		t.Fatalf("ParseTask: %v", err)
+	}
+	if task.ID != "task-99-demo" || task.Timeout != 90*time.Second || task.StartURL != "https://example.com/" {
+		t.Errorf("decoded %+v", task)
+	}
+	if task.Budget.MaxToolIterations != 10 || task.Budget.MaxUSD != 0.1 || task.Budget.MaxTokensPerTurn != 0 {
+		t.Errorf("budget = %+v", task.Budget)
+	}
+	if len(task.Reference) != 1 || string(task.Reference[0].Args) != `{"url":"https://example.com/"}` {
+		t.Errorf("reference = %s", task.Reference[0].Args)
+	}
+	if len(task.Postconditions) != 1 {
+		t.Errorf("postconditions = %d", len(task.Postconditions))
+	}
+}
+
+func TestParseTaskProblems(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		edit func(string) string
+		want []string // "line: path: message fragment"
+	}{
+		{"id differs from file name", repl("id: task-99-demo", "id: task-98-other"),
+			[]string{`:1: id: "task-98-other" must equal the file name "task-99-demo"`}},
+		{"unknown field", repl("tags: [smoke]", "tags: [smoke]\ncolour: blue"),
+			[]string{`:7: colour: unknown field "colour"`}},
+		{"bad timeout", repl("timeout: 90s", "timeout: soon"),
+			[]string{`:4: timeout: "soon" is not a duration`}},
+		{"timeout too long", repl("timeout: 90s", "timeout: 2h"),
+			[]string{`:4: timeout: 2h0m0s must be above 0 and at most 30m0s`}},
+		{"relative start url", repl("start_url: https://example.com/", "start_url: /index.html"),
+			[]string{`:3: start_url: "/index.html" must be an absolute http(s) URL`}},
+		{"budget raised field unknown", repl("max_usd: 0.1", "max_dollars: 0.1"),
+			[]string{`:5: budget.max_dollars: unknown field`}},
+		{"negative budget", repl("max_tool_iterations: 10", "max_tool_iterations: -1"),
+			[]string{`:5: budget.max_tool_iterations: "-1" must be a positive integer`}},
+		{"contract problems carry paths", repl(`pattern: '^https://example\.com/$'`, `pattern: '('`),
+			[]string{`:9: postconditions[0].pattern: invalid regexp`}},
+		{"reference args not a mapping", repl(`args: {url: "https://example.com/"}`, `args: [1]`),
+			[]string{`:12: reference[0].args: must be a mapping, not a list`}},
+		{"missing fields all reported", func(string) string { return "id: task-99-demo\n" },
+			[]string{"instruction: missing", "timeout: missing", "postconditions: missing", "reference: missing", "rationale: missing"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := ParseTask("tasks/task-99-demo.yaml", []byte(tc.edit(goodTask)))
+			var ps Problems
+			if !errors.As(err, &ps) {
+				t.Fatalf("want Problems, got %v", err)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("problems do not contain %q:\n%s", w, err)
+				}
+			}
+		})
+	}
+}
+
+func repl(old, new string) func(string) string {
+	return func(s string) string {
+		if !strings.Contains(s, old) {
+			panic("test edit does not apply: " + old)
+		}
+		return strings.Replace(s, old, new, 1)
+	}
+}
+
+func TestDigestIgnoresFormatting(t *testing.T) {
+	t.Parallel()
+	a, err := ParseTask("task-99-demo.yaml", []byte(goodTask))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reformatted := "# a comment\n" + strings.Replace(goodTask, "tags: [smoke]", "tags:\n  - smoke", 1)
+	b, err := ParseTask("task-99-demo.yaml", []byte(reformatted))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Digest() != b.Digest() {
+		t.Errorf("formatting changed the digest: %s vs %s", a.Digest(), b.Digest())
+	}
+	c, err := ParseTask("task-99-demo.yaml", []byte(strings.Replace(goodTask, "Open example.com.", "Open example.com now.", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Digest() == c.Digest() {
+		t.Error("a changed instruction kept the digest")
+	}
+	if !strings.HasPrefix(a.Digest(), "sha256:") || len(a.Digest()) != len("sha256:")+64 {
+		t.Errorf("digest %q is not sha256:<64 hex>", a.Digest())
+	}
+}
+
+func TestLoadSuiteCollectsAllFiles(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	tasks := filepath.Join(dir, "tasks")
+	if err := os.MkdirAll(tasks, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := func(name, body string) {
+		if err := os.WriteFile(filepath.Join(tasks, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("task-99-demo.yaml", goodTask)
+	write("task-98-bad.yaml", strings.Replace(goodTask, "task-99-demo", "task-98-bad", 1)+"extra: 1\n")
+	write("task-97-bad.yaml", "id: [\n")
+	_, err := Load(dir)
+	if err == nil {
+		t.Fatal("Load accepted bad files")
+	}
+	for _, w := range []string{"task-98-bad.yaml:14: extra: unknown field", "task-97-bad.yaml: not valid YAML"} {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("missing %q in:\n%v", w, err)
+		}
+	}
+}
+
+func TestRealSuiteLoads(t *testing.T) {
+	t.Parallel()
+	s, err := Load("../../benchmarks/webvoyager")
+	if err != nil {
+		t.Fatalf("the shipped suite does not load:\n%v", err)
+	}
+	if len(s.Tasks) != 10 {
+		t.Errorf("suite has %d tasks, want the seed's 10", len(s.Tasks))
+	}
+	sel, err := s.Select([]string{"task-03", "task-01-example-com-title"})
+	if err != nil || len(sel) != 2 || sel[0].ID != "task-01-example-com-title" {
+		t.Errorf("Select = %v, %v", sel, err)
+	}
+	if _, err := s.Select([]string{"task-42"}); err == nil {
+		t.Error("Select accepted an unknown task")
+	}
+}
+
+func FuzzParseTask(f *testing.F) {
+	f.Add([]byte(goodTask))
+	f.Add([]byte("id: x\npostconditions: [{kind: or, children: []}]\n"))
+	f.Add([]byte("reference: [{tool: a, args: {b: [1, {c: d}]}}]"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		task, err := ParseTask("task-99-demo.yaml", data)
+		if err != nil {
+			return
+		}
+		if _, err := task.Canonical(); err != nil {
+			t.Fatalf("accepted task has no canonical form: %v", err)
+		}
+		_ = task.Digest()
+	})
+}
