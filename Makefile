@@ -27,4 +27,4 @@ test: chromium fmt-check vet
 ## bench: validate the suite and measure the judge.
 bench: chromium build
 	$(BIN) validate $(SUITE)
-	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./internal/contract
+	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./internal/contract ./internal/phash

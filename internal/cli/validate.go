@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"contractbench/internal/suite"
+	"contractbench/internal/webreplay"
 )
 
 var validateCommand = command{
@@ -21,7 +22,7 @@ Validates input files without running anything and prints every problem with
 its location (file:line: path: message). With no PATH it validates the whole
 default suite. A PATH may be a suite folder, a task file (tasks/*.yaml) or a
 standalone contract file (a YAML or JSON mapping with one key,
-postconditions).
+postconditions), or a fixture archive folder (one holding archive.yaml).
 
 Exits 0 when everything is valid and 2 when anything is not.
 `
@@ -66,6 +67,9 @@ func validatePath(path string) (int, error) {
 		return 0, suite.Problems{{File: path, Msg: "cannot read: " + errors.Unwrap(err).Error()}}
 	}
 	if fi.IsDir() {
+		if _, err := os.Stat(filepath.Join(path, "archive.yaml")); err == nil {
+			return 1, validateArchive(path)
+		}
 		return validateSuite(path)
 	}
 	switch filepath.Ext(path) {
@@ -97,10 +101,47 @@ func isTaskFile(path string, data []byte) bool {
 	return false
 }
 
+// validateSuite checks a suite folder: its tasks and, when present, its
+// fixture archive.
 func validateSuite(dir string) (int, error) {
+	var problems suite.Problems
 	s, err := suite.Load(dir)
+	n := 0
 	if err != nil {
-		return 0, err
+		if !errors.As(err, &problems) {
+			return 0, err
+		}
+	} else {
+		n = len(s.Tasks)
 	}
-	return len(s.Tasks), nil
+	web := filepath.Join(dir, "web")
+	if _, err := os.Stat(web); err == nil {
+		n++
+		var ps suite.Problems
+		if err := validateArchive(web); errors.As(err, &ps) {
+			problems = append(problems, ps...)
+		}
+	}
+	if len(problems) > 0 {
+		return n, problems
+	}
+	return n, nil
+}
+
+// validateArchive checks a fixture archive folder.
+func validateArchive(dir string) error {
+	_, err := webreplay.Open(dir)
+	var wps webreplay.Problems
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &wps):
+		ps := make(suite.Problems, 0, len(wps))
+		for _, p := range wps {
+			ps = append(ps, suite.Problem{File: filepath.Join(dir, p.File), Line: p.Line, Path: p.Path, Msg: p.Msg})
+		}
+		return ps
+	default:
+		return suite.Problems{{File: dir, Msg: err.Error()}}
+	}
 }

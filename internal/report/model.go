@@ -128,6 +128,9 @@ type TaskResult struct {
 	Answer string `json:"answer,omitempty"`
 	// Calls is every tool call the agent made, in order.
 	Calls []Call `json:"calls,omitempty"`
+	// WebMisses lists the requests the replay archive could not answer
+	// ("GET https://host/path"), in order; a fixture gap, not the agent's.
+	WebMisses []string `json:"web_misses,omitempty"`
 }
 
 // Tokens counts LLM tokens as the provider reported them.

@@ -1,0 +1,299 @@
+package webreplay
+
+import (
+	"bufio"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// ServerOptions configures a Server. The zero value listens on a free
+// loopback port and maps every host name to the server.
+type ServerOptions struct {
+	// Port is the TCP port on 127.0.0.1; 0 picks a free one.
+	Port int
+	// Hosts are the names ChromiumFlags sends to the server; the browser
+	// then resolves no other name, so a replay cannot leak to the network.
+	// Empty sends every name to the server, which is what recording needs.
+	Hosts []string
+	// ErrorLog receives connection errors such as failed TLS handshakes;
+	// nil discards them.
+	ErrorLog *log.Logger
+	// Now is the clock used for certificate validity; nil means time.Now.
+	Now func() time.Time
+}
+
+// sniffTimeout bounds how long a new connection may stay silent before the
+// server gives up on telling TLS from plain HTTP. Browsers open spare
+// connections ahead of need, so it is generous.
+const sniffTimeout = 30 * time.Second
+
+// A Server answers HTTPS for any host name on one loopback port, with h
+// behind it (Replay or Record). The same port answers plain HTTP with a
+// redirect to https, so an http:// link mapped to it still works.
+type Server struct {
+	ln    net.Listener
+	ca    *authority
+	hosts []string
+
+	tlsConns, plainConns *connQueue
+	tlsSrv, plainSrv     *http.Server
+	wg                   sync.WaitGroup
+
+	mu      sync.Mutex
+	pending map[net.Conn]struct{} // accepted, not yet sniffed
+	closed  bool
+}
+
+// NewServer listens on 127.0.0.1 and starts serving h until Close. Its
+// certificates come from a fresh in-process authority: nothing is written
+// to disk and nothing outlives the Server.
+func NewServer(h http.Handler, opts ServerOptions) (*Server, error) {
+	for _, host := range opts.Hosts {
+		// The names end up in a Chromium flag; a stray comma or space
+		// would change its meaning.
+		if msg := checkHost(host); msg != "" {
+			return nil, fmt.Errorf("replay server: host %q: %s", host, msg)
+		}
+	}
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	ca, err := newAuthority(now)
+	if err != nil {
+		return nil, fmt.Errorf("replay server: %w", err)
+	}
+	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(opts.Port)))
+	if err != nil {
+		return nil, fmt.Errorf("replay server: %w", err)
+	}
+	errLog := opts.ErrorLog
+	if errLog == nil {
+		errLog = log.New(io.Discard, "", 0)
+	}
+	hosts := slices.Clone(opts.Hosts)
+	slices.Sort(hosts)
+	s := &Server{
+		ln:         ln,
+		ca:         ca,
+		hosts:      slices.Compact(hosts),
+		tlsConns:   newConnQueue(ln.Addr()),
+		plainConns: newConnQueue(ln.Addr()),
+		pending:    make(map[net.Conn]struct{}),
+	}
+	s.tlsSrv = &http.Server{
+		Handler:           withoutDate(h),
+		ErrorLog:          errLog,
+		ReadHeaderTimeout: time.Minute,
+	}
+	s.plainSrv = &http.Server{
+		Handler:           withoutDate(http.HandlerFunc(redirectToHTTPS)),
+		ErrorLog:          errLog,
+		ReadHeaderTimeout: time.Minute,
+	}
+	tlsLn := tls.NewListener(s.tlsConns, &tls.Config{
+		GetCertificate: ca.getCertificate,
+		MinVersion:     tls.VersionTLS12,
+		NextProtos:     []string{"h2", "http/1.1"},
+	})
+	s.wg.Add(3)
+	go func() { defer s.wg.Done(); s.tlsSrv.Serve(tlsLn) }()
+	go func() { defer s.wg.Done(); s.plainSrv.Serve(s.plainConns) }()
+	go func() { defer s.wg.Done(); s.acceptLoop() }()
+	return s, nil
+}
+
+// Addr returns the address the server listens on, "127.0.0.1:<port>".
+func (s *Server) Addr() string { return s.ln.Addr().String() }
+
+// Port returns the TCP port the server listens on.
+func (s *Server) Port() int { return s.ln.Addr().(*net.TCPAddr).Port }
+
+// SPKIHash returns base64(SHA-256(SubjectPublicKeyInfo)) of the one leaf
+// key every certificate of this server carries, the form Chromium's
+// --ignore-certificate-errors-spki-list takes.
+func (s *Server) SPKIHash() string { return s.ca.spki }
+
+// CAPool returns a pool holding the server's CA certificate, for Go
+// clients (tls.Config.RootCAs) that talk to the server directly.
+func (s *Server) CAPool() *x509.CertPool { return s.ca.pool() }
+
+// ChromiumFlags returns the flags that send a Chromium's traffic for the
+// server's hosts here and make it accept the server's certificates:
+//
+//	--host-resolver-rules=MAP <host> 127.0.0.1:<port>, ..., MAP * ~NOTFOUND
+//	--ignore-certificate-errors-spki-list=<SPKIHash>
+//
+// With no Hosts every name maps to the server except localhost and
+// 127.0.0.1, so pages on loopback keep working while recording (MAP *
+// applies to IP literals too). Chromium honours the SPKI list only when it
+// is started with --user-data-dir.
+func (s *Server) ChromiumFlags() []string {
+	target := s.Addr()
+	var rules []string
+	if len(s.hosts) == 0 {
+		rules = []string{"MAP * " + target, "EXCLUDE localhost", "EXCLUDE 127.0.0.1"}
+	} else {
+		for _, h := range s.hosts {
+			rules = append(rules, "MAP "+h+" "+target)
+		}
+		rules = append(rules, "MAP * ~NOTFOUND")
+	}
+	return []string{
+		"--host-resolver-rules=" + strings.Join(rules, ", "),
+		"--ignore-certificate-errors-spki-list=" + s.ca.spki,
+	}
+}
+
+// Close stops the server and closes every connection. It waits for the
+// serving goroutines to end, not for in-flight handlers.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	for c := range s.pending {
+		c.Close()
+	}
+	s.mu.Unlock()
+
+	err := s.ln.Close()
+	s.tlsConns.Close()
+	s.plainConns.Close()
+	err = errors.Join(err, s.tlsSrv.Close(), s.plainSrv.Close())
+	s.wg.Wait()
+	if err != nil {
+		return fmt.Errorf("replay server: close: %w", err)
+	}
+	return nil
+}
+
+// acceptLoop hands every connection to sniff, which routes it to the TLS
+// or the plain HTTP server.
+func (s *Server) acceptLoop() {
+	for {
+		c, err := s.ln.Accept()
+		if err != nil {
+			if errors.Is(err, net.ErrClosed) {
+				return
+			}
+			// Temporary failures (out of file descriptors) must not
+			// end the server; back off briefly.
+			time.Sleep(10 * time.Millisecond)
+			continue
+		}
+		s.mu.Lock()
+		if s.closed {
+			s.mu.Unlock()
+			c.Close()
+			return
+		}
+		s.pending[c] = struct{}{}
+		s.wg.Add(1)
+		s.mu.Unlock()
+		go s.sniff(c)
+	}
+}
+
+// sniff reads the first byte of c: a TLS handshake record starts with
+// 0x16, anything else is taken for plain HTTP. Reading happens here, not
+// in acceptLoop, so a silent connection cannot hold up the others.
+func (s *Server) sniff(c net.Conn) {
+	defer s.wg.Done()
+	br := bufio.NewReaderSize(c, 1)
+	c.SetReadDeadline(time.Now().Add(sniffTimeout))
+	first, err := br.Peek(1)
+	c.SetReadDeadline(time.Time{})
+
+	s.mu.Lock()
+	delete(s.pending, c)
+	closed := s.closed
+	s.mu.Unlock()
+	if err != nil || closed {
+		c.Close()
+		return
+	}
+	pc := &peekedConn{Conn: c, r: br}
+	if first[0] == 0x16 {
+		s.tlsConns.push(pc)
+	} else {
+		s.plainConns.push(pc)
+	}
+}
+
+// redirectToHTTPS answers plain HTTP: the same URL, over https, on the
+// default port, which the browser's resolver rules map back here.
+func redirectToHTTPS(w http.ResponseWriter, r *http.Request) {
+	host := r.Host
+	if h, port, err := net.SplitHostPort(host); err == nil && port == "80" {
+		host = h
+	}
+	http.Redirect(w, r, "https://"+host+r.URL.RequestURI(), http.StatusMovedPermanently)
+}
+
+// withoutDate stops net/http from adding a Date header, the one part of a
+// response that would differ between two replays of the same archive.
+func withoutDate(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header()["Date"] = nil
+		h.ServeHTTP(w, r)
+	})
+}
+
+// peekedConn is a connection whose first bytes were read into r.
+type peekedConn struct {
+	net.Conn
+	r *bufio.Reader
+}
+
+func (c *peekedConn) Read(p []byte) (int, error) { return c.r.Read(p) }
+
+// connQueue is a net.Listener fed by the sniffer instead of a socket.
+type connQueue struct {
+	addr   net.Addr
+	conns  chan net.Conn
+	done   chan struct{}
+	closer sync.Once
+}
+
+func newConnQueue(addr net.Addr) *connQueue {
+	return &connQueue{addr: addr, conns: make(chan net.Conn), done: make(chan struct{})}
+}
+
+// push hands c to Accept, or closes it if the queue is closed.
+func (q *connQueue) push(c net.Conn) {
+	select {
+	case q.conns <- c:
+	case <-q.done:
+		c.Close()
+	}
+}
+
+func (q *connQueue) Accept() (net.Conn, error) {
+	select {
+	case c := <-q.conns:
+		return c, nil
+	case <-q.done:
+		return nil, net.ErrClosed
+	}
+}
+
+func (q *connQueue) Close() error {
+	q.closer.Do(func() { close(q.done) })
+	return nil
+}
+
+func (q *connQueue) Addr() net.Addr { return q.addr }
