@@ -5,7 +5,7 @@ GO      ?= go
 BIN     := bin/contractbench
 SUITE   := benchmarks/webvoyager
 
-.PHONY: test bench build chromium fmt-check vet
+.PHONY: test bench bench-judge build chromium fmt-check vet
 
 build:
 	$(GO) build -o $(BIN) ./cmd/contractbench
@@ -24,7 +24,12 @@ vet:
 test: chromium fmt-check vet
 	$(GO) test -race -count=1 ./...
 
-## bench: validate the suite and measure the judge.
+## bench: the WebVoyager suite with the replay agent on the hermetic fixture
+## web, judged by contract, gated on baseline.json; writes the report.
 bench: chromium build
 	$(BIN) validate $(SUITE)
+	$(BIN) run --suite $(SUITE) --gate
+
+## bench-judge: Go benchmarks of the contract judge and the screenshot hash.
+bench-judge:
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./internal/contract ./internal/phash

@@ -19,7 +19,12 @@ type command struct {
 // commands is the list `contractbench --help` shows, in that order.
 func commands() []command {
 	return []command{
+		runCommand,
+		recordCommand,
+		judgeCommand,
 		validateCommand,
+		webCommand,
+		mcpCommand,
 	}
 }
 

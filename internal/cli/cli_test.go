@@ -77,13 +77,18 @@ func TestHelpGolden(t *testing.T) {
 		t.Fatalf("--help exited %d", r.code)
 	}
 	golden(t, "help/contractbench.txt", r.stdout)
+	names := []string{"web serve", "web check"}
 	for _, c := range commands() {
-		t.Run(c.name, func(t *testing.T) {
-			r := run(t, nil, c.name, "--help")
+		names = append(names, c.name)
+	}
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			args := append(strings.Fields(name), "--help")
+			r := run(t, nil, args...)
 			if r.code != ExitOK {
-				t.Fatalf("%s --help exited %d: %s", c.name, r.code, r.stderr)
+				t.Fatalf("%s --help exited %d: %s", name, r.code, r.stderr)
 			}
-			golden(t, "help/"+c.name+".txt", r.stdout)
+			golden(t, "help/"+strings.ReplaceAll(name, " ", "-")+".txt", r.stdout)
 		})
 	}
 }

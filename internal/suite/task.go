@@ -2,8 +2,6 @@ package suite
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net/url"
@@ -276,22 +274,12 @@ func nodeJSON(n *yaml.Node) (json.RawMessage, error) {
 	return raw, nil
 }
 
-// Digest is the SHA-256 of the task's canonical JSON form, written
-// "sha256:<hex>". Transcripts carry it, so a transcript recorded against an
-// older version of the spec is detected as drift instead of replayed.
-func (t *Task) Digest() string {
-	canon, err := t.Canonical()
-	if err != nil {
-		// Canonical only fails on values ParseTask never produces.
-		panic(fmt.Sprintf("task %s: canonical form: %v", t.ID, err))
-	}
-	sum := sha256.Sum256(canon)
-	return "sha256:" + hex.EncodeToString(sum[:])
-}
-
 // Canonical returns the task spec as compact JSON with a fixed field order
 // and the contract in its canonical form. Comments, key order and YAML
 // style in the file do not change it; any change of meaning does.
+// Transcripts carry its digest (transcript.TaskDigest), so a transcript
+// recorded against an older version of the spec is detected as drift
+// instead of replayed.
 func (t *Task) Canonical() ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)

@@ -1,0 +1,160 @@
+package browser
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Options configures Launch. The zero value launches a headless Chromium
+// from its usual Debian location with the sandbox on.
+type Options struct {
+	// ExecPath is the Chromium binary. Empty means the first of
+	// DefaultExecPaths that exists.
+	ExecPath string
+	// Flags are extra command-line switches, appended after the defaults
+	// (for example the replay server's --host-resolver-rules and
+	// --ignore-certificate-errors-spki-list). A --disable-features switch is
+	// merged with the default list rather than replacing it.
+	Flags []string
+	// NoSandbox adds --no-sandbox, which Chromium needs when run as root.
+	NoSandbox bool
+	// Headful shows a window; the zero value runs --headless=new.
+	Headful bool
+	// Stderr, if set, receives everything Chromium writes to stdout and
+	// stderr. It must not block for long: Chromium stalls when its output
+	// is not read. The last few KiB are kept either way for crash reports.
+	Stderr io.Writer
+	// TempDir is the parent of the per-launch directory. Empty means the
+	// system's temporary directory.
+	TempDir string
+}
+
+// DefaultExecPaths are where Debian's chromium package puts the browser: the
+// launcher script first, then the binary it runs.
+var DefaultExecPaths = []string{"/usr/bin/chromium", "/usr/lib/chromium/chromium"}
+
+// startupTimeout bounds how long Launch waits for the DevTools endpoint when
+// the caller's context has no earlier deadline. A healthy Chromium answers
+// within a second or two; one that has not answered in this time is stuck.
+const startupTimeout = 30 * time.Second
+
+// stderrTailBytes is how much of Chromium's output is kept for CrashError.
+const stderrTailBytes = 4 << 10
+
+// Browser is a running Chromium with a DevTools endpoint. Its methods are
+// safe for concurrent use.
+type Browser struct {
+	httpURL string
+	wsURL   string
+
+	done    chan struct{} // closed once the browser has ended or was closed
+	errMu   sync.Mutex
+	err     error // why the browser ended; nil after a clean Close
+	closing atomic.Bool
+
+	closeOnce sync.Once
+	closeErr  error
+
+	// stop ends the browser (launched) or the watch over it (attached) and
+	// releases what it holds. It runs once, from Close.
+	stop func() error
+
+	// proc is the launched process; nil for an attached browser.
+	proc *process
+}
+
+// URL returns the DevTools HTTP endpoint, http://127.0.0.1:PORT. CDP clients
+// that discover the browser themselves take it: chromedp's remote allocator,
+// @playwright/mcp --cdp-endpoint, chrome-devtools-mcp --browserUrl.
+func (b *Browser) URL() string { return b.httpURL }
+
+// WebSocketURL returns the browser-level DevTools WebSocket,
+// ws://127.0.0.1:PORT/devtools/browser/<id>.
+func (b *Browser) WebSocketURL() string { return b.wsURL }
+
+// Done returns a channel that is closed when the browser process exits, or
+// when an attached browser's endpoint stops answering. Close closes it too.
+func (b *Browser) Done() <-chan struct{} { return b.done }
+
+// Err reports why the browser ended. It is nil while the browser runs and
+// after a clean Close. A launched browser that exited on its own yields a
+// *CrashError; an attached one whose endpoint vanished yields an error naming
+// the endpoint.
+func (b *Browser) Err() error {
+	b.errMu.Lock()
+	defer b.errMu.Unlock()
+	return b.err
+}
+
+// Close ends the browser and waits until it has. For a launched browser it
+// kills every process Chromium started and removes the per-launch directory;
+// it must be called even after a crash, to remove that directory. For an
+// attached browser it only stops watching; the browser keeps running.
+//
+// Close is idempotent and safe to call concurrently with Done and Err; every
+// call returns the result of the first.
+func (b *Browser) Close() error {
+	b.closeOnce.Do(func() {
+		b.closing.Store(true)
+		b.closeErr = b.stop()
+	})
+	return b.closeErr
+}
+
+// end records why the browser ended and closes Done. A browser that ends
+// because Close was called ended cleanly, whatever the reason passed.
+func (b *Browser) end(reason error) {
+	b.errMu.Lock()
+	if !b.closing.Load() {
+		b.err = reason
+	}
+	b.errMu.Unlock()
+	close(b.done)
+}
+
+// CrashError reports a launched Chromium that exited without Close.
+type CrashError struct {
+	ExecPath string
+	// Err is the process's exit error (an *exec.ExitError), or nil when it
+	// exited with status 0.
+	Err error
+	// Stderr is the tail of what Chromium wrote before it ended.
+	Stderr string
+}
+
+func (e *CrashError) Error() string {
+	status := "exit status 0"
+	if e.Err != nil {
+		status = e.Err.Error()
+	}
+	msg := fmt.Sprintf("chromium %s ended unexpectedly (%s)", e.ExecPath, status)
+	if e.Stderr != "" {
+		msg += "; last output:\n" + e.Stderr
+	}
+	return msg
+}
+
+func (e *CrashError) Unwrap() error { return e.Err }
+
+// findExecPath resolves Options.ExecPath: path itself when set, else the
+// first of candidates that exists.
+func findExecPath(path string, candidates []string) (string, error) {
+	if path != "" {
+		if _, err := os.Stat(path); err != nil {
+			return "", fmt.Errorf("chromium at %s: %w", path, err)
+		}
+		return path, nil
+	}
+	for _, p := range candidates {
+		if _, err := os.Stat(p); err == nil {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("no chromium at %s: install it with \"apt-get install chromium\" or pass its path: %w",
+		strings.Join(candidates, " or "), os.ErrNotExist)
+}

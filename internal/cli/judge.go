@@ -1,0 +1,91 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+
+	"contractbench/internal/contract"
+	"contractbench/internal/judge"
+	"contractbench/internal/phash"
+)
+
+var judgeCommand = command{
+	name:    "judge",
+	summary: "grade a task's contract on a browser your own agent drives",
+	run:     runJudge,
+}
+
+const judgeHelp = `
+Bring your own agent: attaches the judge to a running Chromium (started with
+--remote-debugging-port), waits while your agent does the task in it, then
+captures the final state and grades the task's contract with
+contract.Evaluate. The judge records the network log and dialogs from the
+moment it attaches, so attach it before your agent starts; press Enter (or
+close stdin, or send Ctrl-C) when the agent is done. With --now it grades
+the current state at once (network clauses then see nothing).
+
+Exits 0 when the contract holds and 1 when it does not.
+`
+
+func runJudge(st *State, args []string) error {
+	fs := newFlags(st, "contractbench judge --task ID --browser-url URL [--now]", judgeHelp)
+	suiteDir := fs.String("suite", defaultSuite, "suite folder")
+	taskID := fs.String("task", "", "task whose contract to grade (required)")
+	browserURL := fs.String("browser-url", "", "DevTools endpoint of the browser, http://127.0.0.1:9222 (required)")
+	now := fs.Bool("now", false, "grade at once instead of waiting for Enter")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if *taskID == "" || *browserURL == "" {
+		return usagef("judge: --task and --browser-url are required")
+	}
+	cfg, err := newRunConfig(st, runOptions{suiteDir: *suiteDir, tasks: []string{*taskID}, agent: agentReference,
+		server: "builtin", web: "live"})
+	if err != nil {
+		return err
+	}
+	task := cfg.Tasks[0]
+	ctx, cancel := st.Context()
+	defer cancel()
+	j, err := judge.Attach(ctx, *browserURL, judge.Options{})
+	if err != nil {
+		return fmt.Errorf("attach the judge to %s: %w", *browserURL, err)
+	}
+	defer j.Close()
+	if !*now {
+		fmt.Fprintf(st.Stderr, "judge attached to %s for %s.\nInstruction for your agent: %s\nPress Enter when the agent is done.\n",
+			*browserURL, task.ID, task.Instruction)
+		done := make(chan struct{})
+		go func() {
+			bufio.NewReader(st.Stdin).ReadString('\n')
+			close(done)
+		}()
+		select {
+		case <-done:
+		case <-ctx.Done():
+		}
+	}
+	obs, err := j.Observe(context.WithoutCancel(ctx), contract.Selectors(task.Postconditions))
+	if err != nil {
+		return fmt.Errorf("observe: %w", err)
+	}
+	if h, err := phash.FromPNG(obs.Screenshot.PNG); err == nil {
+		obs.Screenshot.PHash = h.String()
+	}
+	v := contract.Evaluate(task.Postconditions, obs, cfg.Classes)
+	fmt.Fprintf(st.Stdout, "%s: final URL %s\n", task.ID, obs.URL)
+	for _, e := range v.Evidence {
+		mark := "ok  "
+		if !e.Passed {
+			mark = "FAIL"
+		}
+		fmt.Fprintf(st.Stdout, "  %s %s (%s): expected %s; saw %s\n", mark, e.Path, e.Kind, e.Expected, e.Seen)
+	}
+	if !v.Passed {
+		fmt.Fprintf(st.Stdout, "%s: failed | failed_postcondition: %s\n", task.ID, v.FailedClause())
+		return failed("")
+	}
+	fmt.Fprintf(st.Stdout, "%s: passed\n", task.ID)
+	return nil
+}

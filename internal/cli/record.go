@@ -1,0 +1,103 @@
+package cli
+
+import (
+	"fmt"
+	"path/filepath"
+	"sync"
+
+	"contractbench/internal/llm"
+	"contractbench/internal/report"
+	"contractbench/internal/runner"
+	"contractbench/internal/suite"
+	"contractbench/internal/transcript"
+)
+
+var recordCommand = command{
+	name:    "record",
+	summary: "run tasks and record their tool calls as replayable transcripts",
+	run:     runRecord,
+}
+
+const recordHelp = `
+Runs tasks like "run" and writes each one's tool calls as a transcript,
+<out>/<task>.jsonl (default <suite>/transcripts/<server>/). The reference
+agent plays the task spec's scripted solution (recorded_by: reference); an
+LLM agent records recorded_by: anthropic:<model> or openai:<model> and
+needs CONTRACTBENCH_REAL=1 and the provider's key.
+
+The judge grades every task as usual. A transcript whose contract failed is
+not written unless --keep-failing is given, so the replay suite only holds
+runs that passed.
+`
+
+func runRecord(st *State, args []string) error {
+	fs := newFlags(st, "contractbench record --agent reference|anthropic|openai [--task ID]... [flags]", recordHelp)
+	var f runFlags
+	fs.StringVar(&f.suiteDir, "suite", defaultSuite, "suite folder")
+	fs.Var(&f.tasks, "task", "task id or number prefix (repeatable; default all)")
+	fs.StringVar(&f.agent, "agent", agentReference, "reference, anthropic (alias claude) or openai")
+	fs.StringVar(&f.server, "server", "builtin", "MCP tool server to record against")
+	fs.StringVar(&f.web, "web", "replay", "replay, live or record")
+	fs.IntVar(&f.parallel, "j", 1, "tasks run in parallel")
+	fs.StringVar(&f.model, "model", "", "model for paid agents (default: the provider's)")
+	fs.StringVar(&f.baseURL, "base-url", "", "OpenAI-compatible server URL for --agent openai")
+	var prices stringList
+	fs.Var(&prices, "price", "price of a model missing from the table: MODEL=IN,OUT[,CACHE_READ,CACHE_WRITE] (repeatable)")
+	out := fs.String("out", "", "transcript folder (default <suite>/transcripts/<server>)")
+	keep := fs.Bool("keep-failing", false, "also write transcripts of tasks whose contract failed")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("record: unexpected argument %q", fs.Arg(0))
+	}
+	if f.agent == "replay" || f.agent == "mock" {
+		return usagef("record: --agent %s replays transcripts; record with reference, anthropic or openai", f.agent)
+	}
+	f.runOptions.tasks, f.runOptions.web, f.prices = f.tasks, runner.Web(f.web), prices
+	cfg, err := newRunConfig(st, f.runOptions)
+	if err != nil {
+		return err
+	}
+	dir := *out
+	if dir == "" {
+		dir = filepath.Join(cfg.Suite.Dir, "transcripts", f.server)
+	}
+	cfg.Transcripts = func(t *suite.Task, p llm.Provider) transcript.Header {
+		digest, _ := taskDigest(t) // the task loaded, so it has a canonical form
+		h := transcript.Header{Task: t.ID, TaskDigest: digest, Server: f.server, Created: st.Now().UTC().Truncate(1e9)}
+		if f.agent == agentReference {
+			h.RecordedBy = transcript.RecordedByReference
+		} else {
+			h.RecordedBy, h.Model = transcript.RecordedBy(p.Name(), p.Model()), p.Model()
+		}
+		return h
+	}
+	var mu sync.Mutex
+	var writeErrs []error
+	cfg.TaskDone = func(t *suite.Task, r *report.TaskResult, rec *transcript.Recorder) {
+		mu.Lock()
+		defer mu.Unlock()
+		path := filepath.Join(dir, t.ID+".jsonl")
+		switch {
+		case rec == nil:
+			fmt.Fprintf(st.Stdout, "%s: %s: nothing recorded (%s)\n", t.ID, r.Outcome, r.Reason)
+		case !r.Outcome.Passed() && !*keep:
+			fmt.Fprintf(st.Stdout, "%s: %s: transcript not written (the contract must pass; --keep-failing writes it anyway)\n", t.ID, r.Outcome)
+		default:
+			if err := rec.WriteFile(path); err != nil {
+				writeErrs = append(writeErrs, err)
+				return
+			}
+			fmt.Fprintf(st.Stdout, "%s: %s: wrote %s (%d calls)\n", t.ID, r.Outcome, path, r.ToolCalls)
+		}
+	}
+	run, err := execute(st, cfg)
+	if err != nil {
+		return err
+	}
+	if len(writeErrs) > 0 {
+		return fmt.Errorf("write transcripts: %v", writeErrs)
+	}
+	return verdictOf(st, run, nil)
+}

@@ -1,0 +1,414 @@
+package judge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/cdproto/target"
+)
+
+// Defaults for the zero Options.
+const (
+	// DefaultMaxTexts bounds the texts kept per selector. Contracts name
+	// specific elements; fifty matches is more than any of them reads.
+	DefaultMaxTexts = 50
+	// DefaultMaxTextBytes bounds each text. It is large because dom_text
+	// on "body" must see a whole long article, not its first screen.
+	DefaultMaxTextBytes = 256 << 10
+)
+
+// Options tunes a Judge. The zero value gives the defaults.
+type Options struct {
+	// MaxTexts is how many innerTexts Observe keeps per selector; Count
+	// is exact regardless.
+	MaxTexts int
+	// MaxTextBytes is how many bytes of each innerText Observe keeps, cut
+	// at a UTF-8 character boundary.
+	MaxTextBytes int
+	// Clock gives the time for the task start, tool-call marks and
+	// network timings. Nil means time.Now.
+	Clock func() time.Time
+}
+
+func (o Options) withDefaults() Options {
+	if o.MaxTexts <= 0 {
+		o.MaxTexts = DefaultMaxTexts
+	}
+	if o.MaxTextBytes <= 0 {
+		o.MaxTextBytes = DefaultMaxTextBytes
+	}
+	if o.Clock == nil {
+		o.Clock = time.Now
+	}
+	return o
+}
+
+// setupTimeout bounds the commands that prepare one new session. A page
+// held at start by the judge is released at the latest after this long,
+// even if the browser stops answering the judge.
+const setupTimeout = 10 * time.Second
+
+// Judge watches one browser over its own CDP connection for the length of a
+// task, and observes its final state. Its methods are safe for concurrent
+// use.
+type Judge struct {
+	opts Options
+	conn *conn
+
+	// bg bounds the background preparation of new sessions; Close ends it.
+	bg        context.Context
+	stopBg    context.CancelFunc
+	preparing sync.WaitGroup
+
+	mu       sync.Mutex
+	rec      *recorder
+	pages    map[target.ID]*pageState
+	sessions map[target.SessionID]*pageState // every session, to the page it belongs to
+	nextSeq  int
+	// pagesChanged is closed and replaced whenever a page is added.
+	pagesChanged chan struct{}
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// pageState is one page target the judge follows.
+type pageState struct {
+	id      target.ID
+	session target.SessionID
+	// seq orders pages by when the judge first saw them: the pages open
+	// at Attach in the order the browser attached them (which says nothing
+	// about their age), then each new page as it opens.
+	seq     int
+	closed  bool
+	crashed bool
+	// subtype is the target's subtype: "prerender" for a page Chromium
+	// loads ahead in case the agent goes there, which it is not looking
+	// at yet. Its requests are real and are recorded.
+	subtype string
+	// ready is closed once the judge has enabled its domains on the page
+	// (and released it, if it was held); err says if that failed.
+	ready chan struct{}
+	err   error
+}
+
+// Attach connects to the browser whose DevTools endpoint is browserURL
+// (http://127.0.0.1:PORT) and starts recording. Call it before the task
+// starts: the task's clock starts now, and requests before Attach are not
+// seen. It returns once every page open now is being recorded.
+//
+// The judge holds every page that opens later at its start until it has
+// enabled its network and page events there, so even the first request of
+// a new tab is recorded; it releases the page within milliseconds. It never
+// creates, activates or closes a target, and never answers a dialog while
+// the task runs.
+func Attach(ctx context.Context, browserURL string, opts Options) (*Judge, error) {
+	opts = opts.withDefaults()
+	start := opts.Clock()
+	wsURL, err := browserWebSocket(ctx, browserURL)
+	if err != nil {
+		return nil, fmt.Errorf("judge: %w", err)
+	}
+	bg, stopBg := context.WithCancel(context.Background())
+	j := &Judge{
+		opts:         opts,
+		bg:           bg,
+		stopBg:       stopBg,
+		rec:          newRecorder(start),
+		pages:        make(map[target.ID]*pageState),
+		sessions:     make(map[target.SessionID]*pageState),
+		pagesChanged: make(chan struct{}),
+	}
+	j.conn, err = dial(ctx, wsURL, j.handle)
+	if err != nil {
+		stopBg()
+		return nil, fmt.Errorf("judge: %w", err)
+	}
+	j.conn.listen()
+	if err := j.follow(ctx); err != nil {
+		return nil, errors.Join(fmt.Errorf("judge: %w", err), j.Close())
+	}
+	return j, nil
+}
+
+// follow turns on target events and auto-attach, and waits until every page
+// that exists now is prepared.
+func (j *Judge) follow(ctx context.Context) error {
+	if _, err := send(ctx, j.conn, "", target.SetDiscoverTargets, target.SetDiscoverTargetsParams{Discover: true}); err != nil {
+		return err
+	}
+	if _, err := send(ctx, j.conn, "", target.SetAutoAttach, target.SetAutoAttachParams{
+		AutoAttach:             true,
+		WaitForDebuggerOnStart: true,
+		Flatten:                new(true),
+		Filter:                 target.Filter{{Type: "page"}},
+	}); err != nil {
+		return err
+	}
+	targets, err := send(ctx, j.conn, "", target.GetTargets, target.GetTargetsParams{})
+	if err != nil {
+		return err
+	}
+	// Auto-attach reaches every page open now; wait for each, but not for
+	// ever on one that closed before the judge got to it.
+	wctx, cancel := context.WithTimeout(ctx, setupTimeout)
+	defer cancel()
+	for _, info := range targets.TargetInfos {
+		if info.Type != "page" {
+			continue
+		}
+		if err := j.awaitPage(wctx, info.TargetID); err != nil {
+			return fmt.Errorf("page %s (%s): %w", info.TargetID, info.URL, err)
+		}
+	}
+	return nil
+}
+
+// awaitPage waits until the judge follows the page id and has prepared it.
+func (j *Judge) awaitPage(ctx context.Context, id target.ID) error {
+	for {
+		j.mu.Lock()
+		p, changed := j.pages[id], j.pagesChanged
+		j.mu.Unlock()
+		if p != nil {
+			select {
+			case <-p.ready:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+			j.mu.Lock()
+			defer j.mu.Unlock()
+			if p.closed {
+				return nil // it closed while being prepared: nothing to record
+			}
+			return p.err
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return fmt.Errorf("waiting to attach: %w", ctx.Err())
+		case <-j.conn.done:
+			return j.conn.lost()
+		}
+	}
+}
+
+// MarkToolCall records that a tool call of the agent starts now. Requests
+// that start from now on, until the next mark, are AfterLastToolCall.
+func (j *Judge) MarkToolCall() {
+	now := j.opts.Clock()
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.rec.mark(now)
+}
+
+// Close detaches the judge from the browser. Pages stay open, as they are;
+// a page the judge still held at its start is released by the browser when
+// the judge's sessions end. Close is idempotent.
+func (j *Judge) Close() error {
+	j.closeOnce.Do(func() {
+		j.stopBg()
+		if err := j.conn.close(); err != nil && !errors.Is(err, net.ErrClosed) {
+			j.closeErr = fmt.Errorf("judge: closing the connection: %w", err)
+		}
+		j.preparing.Wait()
+	})
+	return j.closeErr
+}
+
+// handle receives every event, on the connection's reading goroutine. It
+// only records; work that needs a command runs on its own goroutine.
+func (j *Judge) handle(session target.SessionID, msg *cdproto.Message) {
+	now := j.opts.Clock()
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	switch msg.Method {
+	case cdproto.EventNetworkRequestWillBeSent:
+		if ev, ok := decodeEvent[network.EventRequestWillBeSent](msg); ok {
+			j.rec.requestWillBeSent(now, ev)
+		}
+	case cdproto.EventNetworkResponseReceived:
+		if ev, ok := decodeEvent[network.EventResponseReceived](msg); ok {
+			j.rec.responseReceived(ev)
+		}
+	case cdproto.EventNetworkLoadingFailed:
+		if ev, ok := decodeEvent[network.EventLoadingFailed](msg); ok {
+			j.rec.loadingFailed(ev)
+		}
+	case cdproto.EventPageJavascriptDialogOpening:
+		if ev, ok := decodeEvent[page.EventJavascriptDialogOpening](msg); ok {
+			j.rec.dialogOpening(session, ev)
+		}
+	case cdproto.EventPageJavascriptDialogClosed:
+		j.rec.dialogClosed(session)
+	case cdproto.EventTargetAttachedToTarget:
+		if ev, ok := decodeEvent[target.EventAttachedToTarget](msg); ok {
+			j.attached(session, ev)
+		}
+	case cdproto.EventTargetDetachedFromTarget:
+		if ev, ok := decodeEvent[target.EventDetachedFromTarget](msg); ok {
+			if p := j.sessions[ev.SessionID]; p != nil && p.session == ev.SessionID {
+				p.closed = true
+			}
+			delete(j.sessions, ev.SessionID)
+			j.rec.sessionGone(ev.SessionID)
+		}
+	case cdproto.EventTargetTargetInfoChanged:
+		// A prerendered page that the agent navigates to becomes a
+		// plain page.
+		if ev, ok := decodeEvent[target.EventTargetInfoChanged](msg); ok && ev.TargetInfo != nil {
+			if p := j.pages[ev.TargetInfo.TargetID]; p != nil {
+				p.subtype = ev.TargetInfo.Subtype
+			}
+		}
+	case cdproto.EventTargetTargetDestroyed:
+		if ev, ok := decodeEvent[target.EventTargetDestroyed](msg); ok {
+			if p := j.pages[ev.TargetID]; p != nil {
+				p.closed = true
+			}
+		}
+	case cdproto.EventTargetTargetCrashed:
+		if ev, ok := decodeEvent[target.EventTargetCrashed](msg); ok {
+			if p := j.pages[ev.TargetID]; p != nil {
+				p.crashed = true
+			}
+		}
+	}
+}
+
+// attached starts following a session the browser attached the judge to:
+// a page (from the browser session) or a frame or worker of a page (from
+// that page's session). Called with j.mu held.
+func (j *Judge) attached(parent target.SessionID, ev *target.EventAttachedToTarget) {
+	if j.bg.Err() != nil {
+		return
+	}
+	var p *pageState
+	if parent == "" {
+		if ev.TargetInfo.Type != "page" || j.pages[ev.TargetInfo.TargetID] != nil {
+			return
+		}
+		p = &pageState{
+			id:      ev.TargetInfo.TargetID,
+			session: ev.SessionID,
+			seq:     j.nextSeq,
+			subtype: ev.TargetInfo.Subtype,
+			ready:   make(chan struct{}),
+		}
+		j.nextSeq++
+		j.pages[p.id] = p
+		close(j.pagesChanged)
+		j.pagesChanged = make(chan struct{})
+	} else if p = j.sessions[parent]; p == nil {
+		return
+	}
+	j.sessions[ev.SessionID] = p
+	j.preparing.Add(1)
+	go func() {
+		defer j.preparing.Done()
+		err := j.prepare(ev.SessionID, ev.TargetInfo.Type, ev.WaitingForDebugger)
+		if parent == "" {
+			j.mu.Lock()
+			p.err = err
+			j.mu.Unlock()
+			close(p.ready)
+		}
+	}()
+}
+
+// prepare enables the events the judge records on a new session, follows
+// the session's own frames and workers, and then lets a held target run.
+//
+// The commands are sent in one go and only then awaited: a target held
+// before its renderer exists (a tab opened by a link) answers none of them
+// until it runs. Sent in order on one session, they take effect before the
+// release does, and so before the target's first request.
+func (j *Judge) prepare(session target.SessionID, kind string, held bool) error {
+	ctx, cancel := context.WithTimeout(j.bg, setupTimeout)
+	defer cancel()
+	type step struct {
+		what string
+		r    *reply
+	}
+	steps := []step{{"enabling network events", j.conn.start(ctx, session, network.Enable.Method, network.EnableParams{})}}
+	if kind == "page" || kind == "iframe" {
+		steps = append(steps, step{"enabling page events", j.conn.start(ctx, session, page.Enable.Method, page.EnableParams{})})
+	}
+	// Cross-site frames and workers run in targets of their own, and
+	// their requests reach only their own sessions.
+	steps = append(steps, step{"following frames and workers", j.conn.start(ctx, session, target.SetAutoAttach.Method, target.SetAutoAttachParams{
+		AutoAttach:             true,
+		WaitForDebuggerOnStart: true,
+		Flatten:                new(true),
+	})})
+	if held {
+		steps = append(steps, step{"releasing the target", j.conn.start(ctx, session, runtime.RunIfWaitingForDebugger.Method, cdp.Empty{})})
+	}
+	var errs []error
+	for _, s := range steps {
+		if err := s.r.wait(ctx, nil); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", s.what, err))
+		}
+	}
+	// Frames and workers are best effort: a worker, for one, cannot
+	// auto-attach, and its page's log is complete without it.
+	if kind != "page" {
+		return nil
+	}
+	return errors.Join(errs...)
+}
+
+// browserWebSocket asks the DevTools endpoint for the browser's WebSocket.
+// A ws:// address is taken as it is.
+func browserWebSocket(ctx context.Context, browserURL string) (string, error) {
+	u, err := url.Parse(browserURL)
+	if err != nil {
+		return "", fmt.Errorf("browser url %q: %w", browserURL, err)
+	}
+	switch u.Scheme {
+	case "ws", "wss":
+		return browserURL, nil
+	case "http", "https":
+	default:
+		return "", fmt.Errorf("browser url %q: want http://host:port", browserURL)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.Scheme+"://"+u.Host+"/json/version", nil)
+	if err != nil {
+		return "", fmt.Errorf("browser url %q: %w", browserURL, err)
+	}
+	// No proxy: the endpoint is local, and the environment is not ours.
+	client := &http.Client{Transport: &http.Transport{Proxy: nil, DisableKeepAlives: true}}
+	resp, err := client.Do(req)
+	if err != nil {
+		return "", fmt.Errorf("browser at %s: %w", browserURL, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	if err != nil {
+		return "", fmt.Errorf("browser at %s: %w", browserURL, err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		return "", fmt.Errorf("browser at %s: /json/version answered %s", browserURL, resp.Status)
+	}
+	var v struct {
+		WebSocketDebuggerURL string `json:"webSocketDebuggerUrl"`
+	}
+	if err := json.Unmarshal(body, &v); err != nil || !strings.HasPrefix(v.WebSocketDebuggerURL, "ws") {
+		return "", fmt.Errorf("browser at %s: /json/version names no browser websocket", browserURL)
+	}
+	return v.WebSocketDebuggerURL, nil
+}

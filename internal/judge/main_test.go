@@ -1,0 +1,64 @@
+package judge
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	"contractbench/internal/browser"
+
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/remote"
+)
+
+// shared is the browser the tests observe, and driver is a chromedp
+// connection to it that plays the agent's part.
+//
+// A judge sees every page of its browser, so the tests that use shared run
+// one at a time (no t.Parallel), and each closes the tabs it opened.
+var (
+	shared *browser.Browser
+	driver context.Context
+)
+
+func TestMain(m *testing.M) {
+	os.Exit(run(m))
+}
+
+func run(m *testing.M) int {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	b, err := browser.Launch(ctx, browser.Options{NoSandbox: os.Geteuid() == 0})
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "judge tests need Chromium (apt-get install chromium): %v\n", err)
+		return 1
+	}
+	defer b.Close()
+	shared = b
+
+	alloc, cancelAlloc := remote.NewAllocator(context.Background(), b.URL())
+	defer cancelAlloc()
+	var cancelDriver context.CancelFunc
+	driver, cancelDriver = chromedp.NewContext(alloc)
+	defer cancelDriver()
+	infos, err := chromedp.Targets(driver)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "connecting the test driver to %s: %v\n", b.URL(), err)
+		return 1
+	}
+	// Close the tab the browser started with. Every test then sees only
+	// the tabs it opens: two windows' tabs are both visible, and which of
+	// two pages that were open before Attach is newer is not knowable.
+	for _, info := range infos {
+		if info.Type == "page" {
+			if _, err := chromedp.CallBrowser(driver, target.CloseTarget, target.CloseTargetParams{TargetID: info.TargetID}); err != nil {
+				fmt.Fprintf(os.Stderr, "closing the first tab: %v\n", err)
+				return 1
+			}
+		}
+	}
+	return m.Run()
+}

@@ -1,0 +1,172 @@
+package judge
+
+import (
+	"cmp"
+	"slices"
+	"time"
+
+	"contractbench/internal/contract"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/target"
+)
+
+// recorder turns network and dialog events into the Observation's log. It
+// is not safe for concurrent use; the Judge guards it.
+//
+// Times are when the event reached the judge, read from the judge's clock,
+// so they share a clock with MarkToolCall. On loopback an event arrives well
+// under a millisecond after the browser sent it.
+type recorder struct {
+	start time.Time
+
+	// lastMark is when the latest tool call began; marked is false until
+	// the first one.
+	lastMark time.Time
+	marked   bool
+
+	requests []*request // in arrival order
+	// current maps a request id to its latest hop: a redirect reuses the
+	// id, and each hop is its own entry.
+	current map[network.RequestID]*request
+
+	dialogs []*dialog
+	// openDialog maps a session to its dialog that is showing; a page
+	// shows at most one at a time.
+	openDialog map[target.SessionID]*dialog
+}
+
+type request struct {
+	entry contract.NetworkEntry
+	at    time.Time
+	// sent is the browser's timestamp of the event that started this hop.
+	sent cdp.MonotonicTime
+}
+
+type dialog struct {
+	d       contract.Dialog
+	session target.SessionID
+	// dismissedByJudge is set when Observe closed the dialog: it was still
+	// open when the task ended, and stays reported so.
+	dismissedByJudge bool
+}
+
+func newRecorder(start time.Time) *recorder {
+	return &recorder{
+		start:      start,
+		current:    make(map[network.RequestID]*request),
+		openDialog: make(map[target.SessionID]*dialog),
+	}
+}
+
+func (r *recorder) mark(now time.Time) {
+	r.lastMark, r.marked = now, true
+}
+
+func (r *recorder) requestWillBeSent(now time.Time, ev *network.EventRequestWillBeSent) {
+	if ev.Request == nil {
+		return
+	}
+	prev := r.current[ev.RequestID]
+	if prev != nil && prev.sent == ev.Timestamp {
+		// The same event again, from the session of a frame or worker as
+		// well as from its page's: the browser's timestamp tells.
+		return
+	}
+	if prev != nil && ev.RedirectResponse != nil {
+		// The hop that just ended answered with a redirect.
+		prev.entry.Status = int(ev.RedirectResponse.Status)
+	}
+	req := &request{
+		entry: contract.NetworkEntry{
+			URL:          ev.Request.URL,
+			Method:       ev.Request.Method,
+			ResourceType: string(ev.Type),
+			StartMS:      now.Sub(r.start).Milliseconds(),
+		},
+		at:   now,
+		sent: ev.Timestamp,
+	}
+	r.requests = append(r.requests, req)
+	r.current[ev.RequestID] = req
+}
+
+func (r *recorder) responseReceived(ev *network.EventResponseReceived) {
+	req := r.current[ev.RequestID]
+	if req == nil || ev.Response == nil {
+		return
+	}
+	req.entry.Status = int(ev.Response.Status)
+	if req.entry.ResourceType == "" {
+		req.entry.ResourceType = string(ev.Type)
+	}
+}
+
+func (r *recorder) loadingFailed(ev *network.EventLoadingFailed) {
+	req := r.current[ev.RequestID]
+	if req == nil {
+		return
+	}
+	req.entry.Error = ev.ErrorText
+	if ev.BlockedReason != "" {
+		req.entry.Error += " (blocked: " + string(ev.BlockedReason) + ")"
+	}
+}
+
+func (r *recorder) dialogOpening(session target.SessionID, ev *page.EventJavascriptDialogOpening) {
+	d := &dialog{
+		d: contract.Dialog{
+			Type:    string(ev.Type),
+			Message: ev.Message,
+			URL:     ev.URL,
+			Open:    true,
+		},
+		session: session,
+	}
+	r.dialogs = append(r.dialogs, d)
+	r.openDialog[session] = d
+}
+
+func (r *recorder) dialogClosed(session target.SessionID) {
+	d := r.openDialog[session]
+	if d == nil {
+		return
+	}
+	delete(r.openDialog, session)
+	if !d.dismissedByJudge {
+		d.d.Open = false
+	}
+}
+
+// sessionGone forgets the open dialog of a session that ended: a page that
+// closed with a dialog showing no longer shows it.
+func (r *recorder) sessionGone(session target.SessionID) {
+	if d := r.openDialog[session]; d != nil {
+		d.d.Open = false
+		delete(r.openDialog, session)
+	}
+}
+
+// network returns the log sorted by start time; entries that started in the
+// same millisecond keep the order in which they arrived.
+func (r *recorder) network() []contract.NetworkEntry {
+	out := make([]contract.NetworkEntry, len(r.requests))
+	for i, req := range r.requests {
+		out[i] = req.entry
+		out[i].AfterLastToolCall = r.marked && !req.at.Before(r.lastMark)
+	}
+	slices.SortStableFunc(out, func(a, b contract.NetworkEntry) int {
+		return cmp.Compare(a.StartMS, b.StartMS)
+	})
+	return out
+}
+
+func (r *recorder) dialogList() []contract.Dialog {
+	out := make([]contract.Dialog, len(r.dialogs))
+	for i, d := range r.dialogs {
+		out[i] = d.d
+	}
+	return out
+}

@@ -1,0 +1,73 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"contractbench/internal/report"
+	"contractbench/internal/suite"
+)
+
+// Run runs every selected task cfg.Repeat times, cfg.Parallel at a time,
+// and returns the run's report. When ctx is cancelled (Ctrl-C) the tasks in
+// flight are stopped, tasks not started are skipped, and the report is
+// marked incomplete; Run still returns it so it can be written.
+func Run(ctx context.Context, cfg *Config) (*report.Run, error) {
+	if cfg.BrowserURL != "" && cfg.Parallel > 1 {
+		return nil, fmt.Errorf("tasks share the browser at %s, so they must run one at a time (-j 1)", cfg.BrowserURL)
+	}
+	repeat := max(cfg.Repeat, 1)
+	parallel := max(cfg.Parallel, 1)
+	run := &report.Run{
+		SchemaVersion: report.SchemaVersion,
+		Started:       cfg.now(),
+		Settings:      cfg.Settings,
+	}
+	type job struct {
+		task    *suite.Task
+		attempt int
+		slot    int
+	}
+	var jobs []job
+	for _, t := range cfg.Tasks {
+		for a := 1; a <= repeat; a++ {
+			jobs = append(jobs, job{t, a, len(jobs)})
+		}
+	}
+	results := make([]*report.TaskResult, len(jobs))
+	queue := make(chan job)
+	var wg sync.WaitGroup
+	for range parallel {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range queue {
+				res, rec := RunTask(ctx, cfg, j.task, j.attempt)
+				results[j.slot] = res
+				if cfg.TaskDone != nil {
+					cfg.TaskDone(j.task, res, rec)
+				}
+			}
+		}()
+	}
+feed:
+	for _, j := range jobs {
+		select {
+		case queue <- j:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(queue)
+	wg.Wait()
+
+	for _, r := range results {
+		if r != nil {
+			run.Results = append(run.Results, *r)
+		}
+	}
+	run.Incomplete = ctx.Err() != nil || len(run.Results) < len(jobs)
+	run.DurationMS = cfg.now().Sub(run.Started).Milliseconds()
+	return run, nil
+}

@@ -1,0 +1,276 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"contractbench/internal/agent"
+	"contractbench/internal/browser"
+	"contractbench/internal/contract"
+	"contractbench/internal/judge"
+	"contractbench/internal/llm"
+	"contractbench/internal/mcpclient"
+	"contractbench/internal/phash"
+	"contractbench/internal/report"
+	"contractbench/internal/suite"
+	"contractbench/internal/transcript"
+	"contractbench/internal/webreplay"
+)
+
+// judgeTimeout bounds the judge's capture, which runs after the task's own
+// deadline may have passed.
+const judgeTimeout = 20 * time.Second
+
+// harnessError marks a failure of the harness (browser, server, web layer),
+// as opposed to something the agent did.
+type harnessError struct {
+	stage string
+	err   error
+}
+
+func (e *harnessError) Error() string { return e.stage + ": " + e.err.Error() }
+func (e *harnessError) Unwrap() error { return e.err }
+
+// taskRun is everything one attempt of one task holds.
+type taskRun struct {
+	cfg     *Config
+	task    *suite.Task
+	attempt int
+	start   time.Time
+
+	cleanup []func()
+	replay  *webreplay.Replayer
+	browser *browser.Browser
+	judge   *judge.Judge
+}
+
+// RunTask runs one attempt of a task and grades it. It never returns an
+// error: whatever went wrong is in the result.
+func RunTask(ctx context.Context, cfg *Config, t *suite.Task, attempt int) (*report.TaskResult, *transcript.Recorder) {
+	r := &taskRun{cfg: cfg, task: t, attempt: attempt, start: cfg.now()}
+	defer r.close()
+	cfg.progress(Event{Task: t.ID, Attempt: attempt, Step: "start"})
+	res, rec := r.run(ctx)
+	res.DurationMS = cfg.now().Sub(r.start).Milliseconds()
+	cfg.progress(Event{Task: t.ID, Attempt: attempt, Step: "done", Elapsed: cfg.now().Sub(r.start), Result: res})
+	return res, rec
+}
+
+func (r *taskRun) close() {
+	for i := len(r.cleanup) - 1; i >= 0; i-- {
+		r.cleanup[i]()
+	}
+}
+
+func (r *taskRun) onClose(f func()) { r.cleanup = append(r.cleanup, f) }
+
+func (r *taskRun) run(parent context.Context) (*report.TaskResult, *transcript.Recorder) {
+	res := &report.TaskResult{Task: r.task.ID, Attempt: r.attempt}
+	ctx, cancel := context.WithTimeout(parent, r.task.Timeout)
+	defer cancel()
+
+	if err := r.setUp(ctx); err != nil {
+		return errorResult(res, err), nil
+	}
+	provider, err := r.cfg.Provider(r.task)
+	if err != nil {
+		return errorResult(res, &harnessError{"agent", err}), nil
+	}
+	caps, err := r.cfg.Caps.Lower(TaskCaps(r.task.Budget))
+	if err != nil {
+		return errorResult(res, fmt.Errorf("task %s: budget: %w", r.task.ID, err)), nil
+	}
+	transport, err := r.cfg.Server(ctx, r.browser.URL())
+	if err != nil {
+		return errorResult(res, &harnessError{"tool server", err}), nil
+	}
+	session, err := mcpclient.Connect(ctx, transport, mcpclient.Options{Allow: r.cfg.Allow})
+	if err != nil {
+		return errorResult(res, &harnessError{"tool server", err}), nil
+	}
+	r.onClose(func() { session.Close() })
+
+	budget, err := llm.NewBudget(caps, r.cfg.Prices)
+	if err != nil {
+		return errorResult(res, fmt.Errorf("task %s: budget: %w", r.task.ID, err)), nil
+	}
+	var rec *transcript.Recorder
+	if r.cfg.Transcripts != nil {
+		rec = transcript.NewRecorder(r.cfg.Transcripts(r.task, provider))
+	}
+	out := agent.Run(ctx, provider, session, agent.Options{
+		Instruction: r.task.Instruction,
+		Budget:      budget,
+		Recorder:    rec,
+		BeforeCall: func(seq int, tool string) {
+			r.judge.MarkToolCall()
+			r.cfg.progress(Event{Task: r.task.ID, Attempt: r.attempt, Step: "call", Seq: seq, Tool: tool, Elapsed: r.cfg.now().Sub(r.start)})
+		},
+	})
+	fillAgent(res, out)
+
+	// The judge grades whatever state the browser is in, even after a
+	// timeout or a budget stop, with a deadline of its own.
+	r.cfg.progress(Event{Task: r.task.ID, Attempt: r.attempt, Step: "judge", Elapsed: r.cfg.now().Sub(r.start)})
+	jctx, jcancel := context.WithTimeout(context.WithoutCancel(parent), judgeTimeout)
+	defer jcancel()
+	verdict, obs, err := r.grade(jctx)
+	if err != nil {
+		return errorResult(res, err), rec
+	}
+	res.Observation = obs
+	res.Evidence = verdict.Evidence
+	if !verdict.Passed {
+		res.FailedPostcondition = verdict.FailedClause()
+	}
+	res.WebMisses = r.misses()
+	decide(res, out, verdict, res.WebMisses)
+	return res, rec
+}
+
+// setUp starts the web layer, the browser, the judge, and opens the start
+// URL, in that order: the judge is attached before anything of the task
+// happens in the browser.
+func (r *taskRun) setUp(ctx context.Context) error {
+	opts := r.cfg.Browser
+	var handler http.Handler
+	var hosts []string
+	switch r.cfg.Web {
+	case WebReplay:
+		r.replay = webreplay.Replay(r.cfg.Archive)
+		handler, hosts = r.replay, r.cfg.Archive.Hosts()
+	case WebRecord:
+		// No host list: every host maps to the recording server.
+		handler = r.cfg.Recorder
+	}
+	if handler != nil {
+		srv, err := webreplay.NewServer(handler, webreplay.ServerOptions{Hosts: hosts})
+		if err != nil {
+			return &harnessError{"web replay", err}
+		}
+		r.onClose(func() { srv.Close() })
+		opts.Flags = append(append([]string(nil), opts.Flags...), srv.ChromiumFlags()...)
+	}
+	var err error
+	if r.cfg.BrowserURL != "" {
+		r.browser, err = browser.Attach(ctx, r.cfg.BrowserURL)
+	} else {
+		r.browser, err = browser.Launch(ctx, opts)
+	}
+	if err != nil {
+		return &harnessError{"browser", err}
+	}
+	r.onClose(func() { r.browser.Close() })
+	r.judge, err = judge.Attach(ctx, r.browser.URL(), judge.Options{})
+	if err != nil {
+		return &harnessError{"judge", err}
+	}
+	r.onClose(func() { r.judge.Close() })
+	if r.task.StartURL != "" {
+		if err := openStart(ctx, r.browser.URL(), r.task.StartURL); err != nil {
+			return &harnessError{"start page", err}
+		}
+	}
+	return nil
+}
+
+// grade has the judge observe the browser and evaluates the contract.
+func (r *taskRun) grade(ctx context.Context) (contract.Verdict, *contract.Observation, error) {
+	select {
+	case <-r.browser.Done():
+		return contract.Verdict{}, nil, &harnessError{"browser", fmt.Errorf("ended during the task: %w", r.browser.Err())}
+	default:
+	}
+	obs, err := r.judge.Observe(ctx, contract.Selectors(r.task.Postconditions))
+	if err != nil {
+		return contract.Verdict{}, nil, &harnessError{"judge", err}
+	}
+	if len(obs.Screenshot.PNG) > 0 {
+		if h, err := phash.FromPNG(obs.Screenshot.PNG); err == nil {
+			obs.Screenshot.PHash = h.String()
+		}
+	}
+	return contract.Evaluate(r.task.Postconditions, obs, r.cfg.Classes), &obs, nil
+}
+
+// misses lists the replay server's misses, for the reason of a failure.
+func (r *taskRun) misses() []string {
+	if r.replay == nil {
+		return nil
+	}
+	var out []string
+	for _, m := range r.replay.Misses() {
+		out = append(out, m.Method+" "+m.URL)
+	}
+	return out
+}
+
+// decide turns what the agent did and what the judge saw into the result.
+// The judge always grades: a contract failure is "failed" even when the
+// replay drifted (the drift is shown beside it); a replay that drifted but
+// left a passing state is "replay_drift", never "passed".
+func decide(res *report.TaskResult, out *agent.Outcome, v contract.Verdict, misses []string) {
+	reason := func(s string) string {
+		if len(misses) > 0 {
+			s = strings.TrimSpace(s + "; replay misses: " + strings.Join(misses, ", "))
+		}
+		return strings.TrimPrefix(s, "; ")
+	}
+	switch out.Stop {
+	case agent.StopError:
+		res.Outcome, res.Reason = report.OutcomeError, reason(out.Err.Error())
+		return
+	case agent.StopBudget:
+		res.Outcome, res.Reason = report.OutcomeBudgetExceeded, reason(out.Err.Error())
+		return
+	case agent.StopTimeout:
+		res.Outcome, res.Reason = report.OutcomeTimeout, reason("the task's timeout passed before the agent answered")
+		return
+	case agent.StopDrift:
+		res.Drift = out.Err.Error()
+		if !v.Passed {
+			res.Outcome, res.Reason = report.OutcomeFailed, reason("contract failed; replay also drifted: "+res.Drift)
+			return
+		}
+		res.Outcome, res.Reason = report.OutcomeReplayDrift, reason(res.Drift)
+		return
+	}
+	if v.Passed {
+		res.Outcome = report.OutcomePassed
+		return
+	}
+	res.Outcome, res.Reason = report.OutcomeFailed, reason("")
+}
+
+func fillAgent(res *report.TaskResult, out *agent.Outcome) {
+	res.Answer = out.Answer
+	res.ToolCalls = len(out.Calls)
+	res.ResponseBytes = out.ResponseBytes()
+	res.Tokens = report.Tokens{Input: out.Usage.InputTokens, Output: out.Usage.OutputTokens,
+		CacheRead: out.Usage.CacheReadTokens, CacheWrite: out.Usage.CacheWriteTokens}
+	res.USD = out.USD
+	for _, c := range out.Calls {
+		res.Calls = append(res.Calls, report.Call{Seq: c.Seq, Tool: c.Tool, DurationMS: c.Duration.Milliseconds(),
+			ResponseBytes: int64(c.Bytes), IsError: c.IsError, Refused: c.Refused})
+	}
+}
+
+func errorResult(res *report.TaskResult, err error) *report.TaskResult {
+	res.Outcome = report.OutcomeError
+	res.Reason = err.Error()
+	var h *harnessError
+	if !errors.As(err, &h) {
+		res.Reason = "harness: " + res.Reason
+	}
+	return res
+}
+
+// TaskCaps converts a task's budget overrides to caps; zero keeps the
+// run's value.
+func TaskCaps(b suite.Budget) llm.Caps {
+	return llm.Caps{MaxTokensPerTurn: b.MaxTokensPerTurn, MaxToolIterations: b.MaxToolIterations, MaxUSD: b.MaxUSD}
+}

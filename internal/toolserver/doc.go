@@ -1,0 +1,42 @@
+// Package toolserver is contractbench's built-in MCP browser tool server:
+// the default system under test, and the only way the agent sees the web.
+// `contractbench mcp` serves it over stdio.
+//
+// It connects to a running Chromium over the DevTools protocol, attaches to
+// an existing tab, and offers twelve tools: navigate, read_page, find,
+// click, type, press_key, select_option, scroll, go_back, wait_for,
+// screenshot and tabs. Every reply starts with two lines, the page's url
+// and title.
+//
+// Replies are built to be cheap in tokens. read_page renders the page as
+// compact text (see package snapshot for the notation) within a byte
+// budget that pages on; actions return what they changed (a navigation,
+// a dialog, a new tab, the lines of text that appeared) rather than the
+// whole page again.
+//
+// # Refs
+//
+// Controls carry refs (e12) numbered in document order the first time a
+// snapshot renders them, so the same page gives the same refs and recorded
+// transcripts replay. The registry lives in an isolated JavaScript world:
+// the page's DOM is never written to and the page cannot see or forge
+// refs. A new document starts a new registry, and a ref the current
+// document did not issue is a tool error that says whether it is stale
+// (from a previous page) or unknown; it is never resolved to some other
+// element.
+//
+// # Actions
+//
+// Clicks are real input events at the element's visible centre, after
+// scrolling it into view and checking that nothing covers it. Typing sends
+// key events. After an action the server waits, bounded by
+// Options.Settle, for a navigation it caused to load and then for the
+// network and the DOM to go quiet. Dialogs are answered at once (alerts
+// and leaving the page accepted, confirm and prompt dismissed) and
+// reported. No tool evaluates JavaScript from the agent: the scripts in
+// js/ are embedded and take only data as arguments.
+//
+// The package must not import the judge side (contract, judge, phash), the
+// agent, the LLM adapters or the runner: it sees the browser only through
+// its own CDP session, as a peer MCP server would.
+package toolserver

@@ -1,0 +1,291 @@
+package toolserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/remote"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Defaults for the zero values of Options.
+const (
+	DefaultSettle   = 3 * time.Second
+	DefaultMaxBytes = 12000
+)
+
+// Options configures a Server.
+type Options struct {
+	// BrowserURL is the DevTools HTTP endpoint of the browser to drive
+	// (http://127.0.0.1:PORT). Required.
+	BrowserURL string
+	// Settle bounds how long an action waits for its effects (a
+	// navigation's load, then network idle or a quiet DOM) before it
+	// reports. Zero means DefaultSettle.
+	Settle time.Duration
+	// MaxBytes is read_page's default budget for one reply's page text.
+	// Zero means DefaultMaxBytes.
+	MaxBytes int
+	// Version is reported to MCP clients as the server's version. Empty
+	// means "dev".
+	Version string
+}
+
+// Server is the built-in MCP browser tool server: one connection to one
+// browser, acting on one current tab at a time. Tool calls are serialized:
+// an agent's actions happen in the order it sends them.
+type Server struct {
+	opts    Options
+	mcp     *mcp.Server
+	browser context.Context // chromedp context of the connection; it has no tab of its own
+	stop    func()          // ends the connection (not the browser)
+	tabs    *tabList
+
+	mu       sync.Mutex // serializes tool calls; guards the fields below
+	cur      *tab
+	attached map[target.ID]*tab
+	closed   bool
+}
+
+// New connects to the browser at opts.BrowserURL and attaches to one of its
+// existing tabs; it opens a tab only if the browser has none. ctx bounds
+// the connecting; the connection then lives until Close. The server never
+// closes a tab, and Close leaves the browser and all its tabs running.
+func New(ctx context.Context, opts Options) (*Server, error) {
+	return newServer(ctx, opts, "")
+}
+
+// newServer is New attaching to tab first rather than to the browser's
+// first tab, when first is not empty.
+func newServer(ctx context.Context, opts Options, first target.ID) (*Server, error) {
+	if opts.BrowserURL == "" {
+		return nil, errors.New("toolserver: Options.BrowserURL is required (the DevTools endpoint, http://127.0.0.1:PORT)")
+	}
+	if u, err := url.Parse(opts.BrowserURL); err != nil || (u.Scheme != "http" && u.Scheme != "ws") || u.Host == "" {
+		return nil, fmt.Errorf("toolserver: browser URL %q is not a DevTools endpoint like http://127.0.0.1:9222", opts.BrowserURL)
+	}
+	if opts.Settle <= 0 {
+		opts.Settle = DefaultSettle
+	}
+	if opts.MaxBytes <= 0 {
+		opts.MaxBytes = DefaultMaxBytes
+	}
+	if opts.Version == "" {
+		opts.Version = "dev"
+	}
+
+	// The connection must outlive ctx, so it hangs off a background
+	// context; ctx only limits the wait below.
+	allocCtx, allocCancel := remote.NewAllocator(context.Background(), opts.BrowserURL)
+	browserCtx, browserCancel := chromedp.NewContext(allocCtx)
+	s := &Server{
+		opts:    opts,
+		browser: browserCtx,
+		stop: func() {
+			browserCancel()
+			allocCancel()
+		},
+		tabs:     newTabList(),
+		attached: make(map[target.ID]*tab),
+	}
+	done := make(chan error, 1)
+	go func() { done <- s.connect(first) }()
+	select {
+	case err := <-done:
+		if err != nil {
+			s.stop()
+			return nil, fmt.Errorf("toolserver: connecting to %s: %w", opts.BrowserURL, err)
+		}
+	case <-ctx.Done():
+		s.stop()
+		<-done
+		return nil, fmt.Errorf("toolserver: connecting to %s: %w", opts.BrowserURL, ctx.Err())
+	}
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "contractbench", Title: "contractbench browser tools", Version: opts.Version}, &mcp.ServerOptions{
+		Instructions: instructions,
+		// No logging capability: the server has nothing to log to clients.
+		Capabilities: &mcp.ServerCapabilities{},
+	})
+	s.register()
+	return s, nil
+}
+
+// connect opens the browser connection, learns its tabs and attaches to
+// first, or to the first tab when first is empty. Its first call binds the
+// connection's life to s.browser, so it must not run under a shorter
+// context.
+func (s *Server) connect(first target.ID) error {
+	if err := chromedp.ListenBrowser(s.browser, s.tabs.onEvent); err != nil {
+		return err
+	}
+	if _, err := chromedp.CallBrowser(s.browser, target.SetDiscoverTargets, target.SetDiscoverTargetsParams{Discover: true}); err != nil {
+		return fmt.Errorf("watching targets: %w", err)
+	}
+	infos, err := chromedp.Targets(s.browser)
+	if err != nil {
+		return fmt.Errorf("listing targets: %w", err)
+	}
+	for _, info := range infos {
+		s.tabs.put(info)
+	}
+	var t *tab
+	if first != "" {
+		t, err = s.use(first)
+	} else {
+		t, _, err = s.current(s.browser)
+	}
+	if err != nil {
+		return err
+	}
+	info, ok := s.tabs.get(t.id)
+	if !ok {
+		res, err := chromedp.CallBrowser(s.browser, target.GetTargetInfo, target.GetTargetInfoParams{TargetID: t.id})
+		if err != nil {
+			return fmt.Errorf("reading tab %s: %w", t.id, err)
+		}
+		info = *res.TargetInfo
+	}
+	s.tabs.restrict(info.BrowserContextID)
+	return nil
+}
+
+// MCP returns the MCP server with every tool registered. Serve it over any
+// transport, for example server.Run(ctx, &mcp.StdioTransport{}).
+func (s *Server) MCP() *mcp.Server {
+	return s.mcp
+}
+
+// Close detaches from the tabs and closes the connection. The browser and
+// its tabs keep running.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	for _, t := range s.attached {
+		t.cancel()
+	}
+	s.stop()
+	return nil
+}
+
+// current returns the tab tools act on. If it was closed (by the page, or
+// by someone else), the first remaining tab takes over, and note says so;
+// with no tab left, a blank one is opened.
+func (s *Server) current(ctx context.Context) (t *tab, note string, err error) {
+	if s.closed {
+		return nil, "", errors.New("the tool server is closed")
+	}
+	if s.cur != nil {
+		if _, ok := s.tabs.get(s.cur.id); ok {
+			return s.cur, "", nil
+		}
+		note = "the current tab was closed; "
+		s.cur.cancel()
+		delete(s.attached, s.cur.id)
+		s.cur = nil
+	}
+	ids := s.tabs.idList()
+	var id target.ID
+	if len(ids) > 0 {
+		id = ids[0]
+		if note != "" {
+			note += "now on tab 1"
+		}
+	} else {
+		bctx, cancel := s.scope(ctx)
+		defer cancel()
+		res, err := chromedp.CallBrowser(bctx, target.CreateTarget, target.CreateTargetParams{URL: "about:blank", BrowserContextID: s.tabs.browserContext()})
+		if err != nil {
+			return nil, "", fmt.Errorf("the browser has no tab, and opening one failed: %w", err)
+		}
+		id = res.TargetID
+		if info, err := chromedp.CallBrowser(bctx, target.GetTargetInfo, target.GetTargetInfoParams{TargetID: id}); err == nil {
+			s.tabs.put(info.TargetInfo)
+		}
+		if note != "" {
+			note += "opened a blank tab"
+		}
+	}
+	t, err = s.use(id)
+	if err != nil {
+		return nil, "", err
+	}
+	return t, note, nil
+}
+
+// use makes tab id current, attaching to it on first use.
+func (s *Server) use(id target.ID) (*tab, error) {
+	t, ok := s.attached[id]
+	if !ok {
+		var err error
+		if t, err = attach(s.browser, id); err != nil {
+			return nil, err
+		}
+		s.attached[id] = t
+	}
+	s.cur = t
+	return t, nil
+}
+
+// scope returns a context for browser-level CDP calls that ends with ctx.
+func (s *Server) scope(ctx context.Context) (context.Context, context.CancelFunc) {
+	c, cancel := context.WithCancel(s.browser)
+	stop := context.AfterFunc(ctx, cancel)
+	return c, func() {
+		stop()
+		cancel()
+	}
+}
+
+// header is the two lines every reply starts with: where the current tab
+// is and what it is called.
+func (s *Server) header(ctx context.Context) string {
+	if s.cur == nil {
+		return "url: (no tab)\ntitle:\n"
+	}
+	bctx, cancel := s.scope(ctx)
+	defer cancel()
+	var u, title string
+	if res, err := chromedp.CallBrowser(bctx, target.GetTargetInfo, target.GetTargetInfoParams{TargetID: s.cur.id}); err == nil {
+		u, title = res.TargetInfo.URL, res.TargetInfo.Title
+	} else {
+		s.cur.mu.Lock()
+		u = s.cur.url
+		s.cur.mu.Unlock()
+	}
+	if untitled(u, title) {
+		title = ""
+	}
+	return strings.TrimSuffix("url: "+clipURL(u)+"\ntitle: "+title, " ") + "\n"
+}
+
+// untitled reports whether title is only what Chrome shows for a page
+// without a <title>: its address, without the scheme. Repeating it would
+// only cost tokens.
+func untitled(u, title string) bool {
+	_, rest, ok := strings.Cut(u, "://")
+	return title == "" || title == u || (ok && title == rest)
+}
+
+// clipURL keeps data: URLs and other monsters from flooding a reply.
+func clipURL(u string) string {
+	const maxURL = 300
+	if len(u) <= maxURL {
+		return u
+	}
+	cut := maxURL
+	for cut > 0 && u[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return u[:cut] + "…"
+}

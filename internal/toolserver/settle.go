@@ -1,0 +1,241 @@
+package toolserver
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
+
+	"contractbench/internal/toolserver/snapshot"
+)
+
+// How an action waits for its effects. The numbers trade a little latency
+// on actions that change nothing for not reporting half-done ones.
+const (
+	// navStart is how long a requested navigation gets to start loading
+	// before it is taken for a same-document one.
+	navStart = 300 * time.Millisecond
+	// quietBoth: no request in flight and no DOM change for this long
+	// means settled. It is also the least an action waits, which gives a
+	// click's navigation or fetch time to start.
+	quietBoth = 250 * time.Millisecond
+	// quietOne: either alone for this long also means settled, for pages
+	// that poll the network forever or animate the DOM forever.
+	quietOne = time.Second
+	poll     = 40 * time.Millisecond
+)
+
+// before is what an action records about the tab before acting, to report
+// afterwards what changed.
+type before struct {
+	state state
+	tabs  []target.ID
+	// page is the page's text before the action, when the action may leave
+	// the document in place; nil otherwise.
+	page *snapshot.Page
+}
+
+// observe records the tab before an action. With withText, it also keeps
+// the page's text, from the last snapshot when the DOM has not changed
+// since, so the report can list what appeared.
+func (s *Server) observe(ctx context.Context, t *tab, withText bool) before {
+	b := before{state: t.state(), tabs: s.tabs.idList()}
+	if !withText {
+		return b
+	}
+	a, err := t.activity(ctx)
+	t.mu.Lock()
+	last := t.last
+	t.mu.Unlock()
+	if err == nil && last != nil && last.doc == b.state.doc && last.mutations == a.Mutations {
+		b.page = last.page
+		return b
+	}
+	// Without a "before" there is no diff; the action still works.
+	if p, err := t.snapshot(ctx); err == nil {
+		b.page = p
+	}
+	return b
+}
+
+// settle waits, bounded by Options.Settle, for the effects of an action:
+// for a navigation it started (navigating says one surely did) to load,
+// then for the network and the DOM to go quiet. Quiet is counted from the
+// action (or the load) on: a page that was quiet before a click says
+// nothing about the fetch the click starts. It reports whether the page
+// was still loading when the bound ran out.
+func (s *Server) settle(ctx context.Context, t *tab, b before, navigating bool) (loading bool) {
+	deadline := time.Now().Add(s.opts.Settle)
+	from := time.Now()
+	for time.Now().Before(deadline) {
+		st := t.state()
+		if navigating || st.navigations != b.state.navigations || st.doc != b.state.doc {
+			// b is settle's own copy: from here on it tracks the loaded
+			// document, so a later navigation (a redirect by script) is
+			// waited for too.
+			navigating = false
+			s.load(ctx, t, b.state.doc, deadline)
+			b.state = t.state()
+			from = time.Now()
+			continue
+		}
+		now := time.Now()
+		since := now.Sub(from)
+		net := min(t.networkIdle(now), since)
+		dom := time.Duration(0)
+		if a, err := t.activity(ctx); err == nil {
+			dom = min(time.Duration(a.Quiet)*time.Millisecond, since)
+		}
+		if (net >= quietBoth && dom >= quietBoth) || net >= quietOne || dom >= quietOne {
+			break
+		}
+		if sleep(ctx, poll) != nil {
+			break
+		}
+	}
+	return t.state().loading
+}
+
+// load waits until a navigation of the tab's document doc has loaded: the
+// main frame stopped loading in a new document, or the navigation did not
+// start loading within navStart (it stayed in the document, or the page
+// cancelled it).
+func (s *Server) load(ctx context.Context, t *tab, doc int, deadline time.Time) {
+	requested := time.Now()
+	for time.Now().Before(deadline) {
+		st := t.state()
+		if !st.loading && (st.doc != doc || time.Since(requested) > navStart) {
+			return
+		}
+		if sleep(ctx, 10*time.Millisecond) != nil {
+			return
+		}
+	}
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-timer.C:
+		return nil
+	}
+}
+
+// Caps on how much new content an action reports inline; more than this
+// is a new page in all but URL, and read_page is the way to see it.
+const (
+	diffLines    = 15
+	diffBytes    = 1500
+	diffLineSize = 200
+)
+
+// changes describes what an action did, one line each: dialogs it caused,
+// a navigation, new tabs, and for a page that stayed, the lines of text
+// that appeared. quietIfNone leaves out "no visible change" (a scroll
+// changes what is visible without changing the text).
+func (s *Server) changes(ctx context.Context, t *tab, b before, loading, quietIfNone bool) []string {
+	out := t.takeDialogs()
+	after := t.state()
+	switch {
+	case after.doc != b.state.doc || after.url != b.state.url:
+		msg := "navigated to " + clipURL(after.url)
+		if after.doc != b.state.doc && after.status >= 400 {
+			msg += fmt.Sprintf(" (HTTP %d)", after.status)
+		}
+		if loading {
+			msg += fmt.Sprintf(" (still loading after %s)", s.opts.Settle)
+		}
+		out = append(out, msg)
+	case loading:
+		out = append(out, fmt.Sprintf("the page is still loading after %s", s.opts.Settle))
+	}
+	for _, id := range s.tabs.idList() {
+		if slices.Contains(b.tabs, id) {
+			continue
+		}
+		n := s.tabs.index(id)
+		out = append(out, fmt.Sprintf("opened new tab %d: %s (tabs with action=switch index=%d to use it)", n, clipURL(s.newTabURL(ctx, id)), n))
+	}
+	if b.page != nil && after.doc == b.state.doc {
+		if p, err := t.snapshot(ctx); err == nil {
+			out = append(out, diff(b.page.TextLines(), p.TextLines())...)
+		}
+	}
+	if len(out) == 0 && !quietIfNone {
+		out = append(out, "no visible change")
+	}
+	return out
+}
+
+// newTabURL returns where a new tab is headed. A tab opened by a link
+// starts at about:blank and learns its URL a moment later.
+func (s *Server) newTabURL(ctx context.Context, id target.ID) string {
+	bctx, cancel := s.scope(ctx)
+	defer cancel()
+	u := ""
+	for range 25 {
+		if info, ok := s.tabs.get(id); ok {
+			u = info.URL
+		}
+		if res, err := chromedp.CallBrowser(bctx, target.GetTargetInfo, target.GetTargetInfoParams{TargetID: id}); err == nil {
+			u = res.TargetInfo.URL
+		}
+		if u != "" && u != "about:blank" {
+			break
+		}
+		if sleep(ctx, 20*time.Millisecond) != nil {
+			break
+		}
+	}
+	return u
+}
+
+// diff reports the lines that appeared between two renderings of one
+// document, within the caps above.
+func diff(before, after []string) []string {
+	added, removed := snapshot.Added(before, after)
+	if len(added) == 0 && removed == 0 {
+		return nil
+	}
+	var head string
+	switch {
+	case len(added) == 0:
+		return []string{fmt.Sprintf("page changed: %d lines gone", removed)}
+	case removed == 0:
+		head = fmt.Sprintf("page changed: %d lines added:", len(added))
+	default:
+		head = fmt.Sprintf("page changed: %d lines added, %d gone; added:", len(added), removed)
+	}
+	out := []string{head}
+	size := 0
+	for i, l := range added {
+		if i == diffLines || size >= diffBytes {
+			out = append(out, fmt.Sprintf("… %d more added lines; read_page shows the page", len(added)-i))
+			break
+		}
+		l = "+ " + clipBytes(l, diffLineSize)
+		size += len(l)
+		out = append(out, l)
+	}
+	return out
+}
+
+// clipBytes shortens s to at most n bytes on a rune boundary, marking the
+// cut.
+func clipBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return strings.TrimRight(s[:n], " ") + "…"
+}

@@ -1,0 +1,263 @@
+package toolserver
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
+
+	"contractbench/internal/toolserver/snapshot"
+)
+
+// tab is the tool server's session with one page target. What the page
+// does on its own (navigations, requests, dialogs, our world being
+// destroyed) arrives as events and is folded into the fields under mu, so
+// an action can compare the state before and after it.
+type tab struct {
+	id target.ID
+	// ctx is the chromedp context attached to the target. Cancelling it
+	// detaches and leaves the tab open: the browser and its tabs belong to
+	// whoever launched it.
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	mu sync.Mutex
+	// frame is the main frame; events about subframes are ignored.
+	frame cdp.FrameID
+	// doc counts the main frame's documents: it grows on every cross-document
+	// navigation, which invalidates refs and our isolated world.
+	doc int
+	url string
+	// status is the HTTP status of the current document's response, 0 when
+	// unknown (about:blank, a page restored from the back-forward cache).
+	// A response arrives before its document commits, so statuses wait in
+	// responses, by loader, until then.
+	status    int64
+	responses map[cdp.LoaderID]int64
+	// loading is true between the main frame's start and stop of loading.
+	loading bool
+	// navigations counts navigation requests and starts in the main frame,
+	// so an action can tell whether it caused one.
+	navigations int
+	// inflight holds the requests in progress and when each started;
+	// netChanged is when that set last changed.
+	inflight   map[network.RequestID]time.Time
+	netChanged time.Time
+	// dialogs are reports of dialogs handled since the last action drained
+	// them.
+	dialogs []string
+	// worlds maps our isolated worlds' context ids to their unique ids, as
+	// the creation events announce them.
+	worlds map[runtime.ExecutionContextID]string
+	world  *world
+	// issued is the highest ref the current document handed out, and
+	// earlier the highest any previous document of this tab did: a ref the
+	// current document does not know but an earlier one issued is stale,
+	// not unknown.
+	issued, earlier int
+	// last is the most recent snapshot of this tab and when it was taken,
+	// the "before" of the next action's diff.
+	last *snapshotAt
+}
+
+// snapshotAt is a snapshot with the document and mutation count it saw.
+type snapshotAt struct {
+	page      *snapshot.Page
+	doc       int
+	mutations int
+}
+
+// world is our isolated world in one document of the tab.
+type world struct {
+	id     runtime.ExecutionContextID
+	unique string
+	doc    int
+}
+
+// worldName names the isolated world; it shows in DevTools' context list.
+const worldName = "contractbench-toolserver"
+
+// attach starts a session with the page target id, under the browser
+// context parent.
+func attach(parent context.Context, id target.ID) (*tab, error) {
+	ctx, cancel := chromedp.NewContext(parent, chromedp.WithTargetID(id), chromedp.WithDetachOnCancel())
+	t := &tab{
+		id:         id,
+		ctx:        ctx,
+		cancel:     cancel,
+		inflight:   make(map[network.RequestID]time.Time),
+		responses:  make(map[cdp.LoaderID]int64),
+		netChanged: time.Now(),
+		worlds:     make(map[runtime.ExecutionContextID]string),
+	}
+	if err := chromedp.Listen(ctx, t.onEvent); err != nil {
+		cancel()
+		return nil, fmt.Errorf("attaching to tab %s: %w", id, err)
+	}
+	tree, err := chromedp.Call(ctx, page.GetFrameTree, cdp.Empty{})
+	if err != nil {
+		cancel()
+		return nil, fmt.Errorf("tab %s: reading its frame tree: %w", id, err)
+	}
+	t.mu.Lock()
+	t.frame = tree.FrameTree.Frame.ID
+	t.url = tree.FrameTree.Frame.URL + tree.FrameTree.Frame.URLFragment
+	t.mu.Unlock()
+	return t, nil
+}
+
+// onEvent runs on chromedp's reader goroutine for every event of the tab,
+// in order. It must be quick and must not send commands; the dialog
+// handler therefore runs on a goroutine of its own.
+func (t *tab) onEvent(ev any) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	now := time.Now()
+	switch e := ev.(type) {
+	case *page.EventFrameNavigated:
+		if e.Frame.ParentID != "" {
+			return
+		}
+		t.frame = e.Frame.ID
+		t.url = e.Frame.URL + e.Frame.URLFragment
+		t.doc++
+		t.status = t.responses[e.Frame.LoaderID]
+		clear(t.responses)
+		// The old document's world and requests died with it; the new
+		// document's own request is covered by loading until it ends.
+		t.world = nil
+		clear(t.worlds)
+		clear(t.inflight)
+		t.netChanged = now
+		t.earlier = max(t.earlier, t.issued)
+		t.issued = 0
+	case *page.EventNavigatedWithinDocument:
+		if e.FrameID == t.frame {
+			t.url = e.URL
+		}
+	case *page.EventFrameRequestedNavigation:
+		if e.FrameID == t.frame {
+			t.navigations++
+		}
+	case *page.EventFrameStartedLoading:
+		if e.FrameID == t.frame {
+			t.loading = true
+			t.navigations++
+		}
+	case *page.EventFrameStoppedLoading:
+		if e.FrameID == t.frame {
+			t.loading = false
+		}
+	case *page.EventJavascriptDialogOpening:
+		// A dialog blocks the page's scripts, and with them every command
+		// that needs them, until someone answers it. Answer at once, the way
+		// a cautious user would: OK to alerts and to leaving the page, Cancel
+		// to questions.
+		accept := e.Type == page.DialogTypeAlert || e.Type == page.DialogTypeBeforeunload
+		verdict := "dismissed"
+		if accept {
+			verdict = "accepted"
+		}
+		t.dialogs = append(t.dialogs, fmt.Sprintf("dialog opened: %s %q (%s)", e.Type, e.Message, verdict))
+		go t.answerDialog(accept)
+	case *runtime.EventExecutionContextCreated:
+		if e.Context != nil && e.Context.Name == worldName {
+			t.worlds[e.Context.ID] = e.Context.UniqueID
+			if t.world != nil && t.world.id == e.Context.ID && t.world.unique == "" {
+				t.world.unique = e.Context.UniqueID
+			}
+		}
+	case *runtime.EventExecutionContextDestroyed:
+		if t.world != nil && t.world.unique == e.ExecutionContextUniqueID {
+			t.world = nil
+		}
+	case *runtime.EventExecutionContextsCleared:
+		t.world = nil
+		clear(t.worlds)
+	case *network.EventRequestWillBeSent:
+		if e.Type == network.ResourceTypeWebSocket || e.Type == network.ResourceTypeEventSource {
+			return // open for the life of the page: never "idle"
+		}
+		if _, ok := t.inflight[e.RequestID]; !ok { // a redirect keeps its id
+			t.inflight[e.RequestID] = now
+		}
+		t.netChanged = now
+	case *network.EventLoadingFinished:
+		t.finished(e.RequestID, now)
+	case *network.EventLoadingFailed:
+		t.finished(e.RequestID, now)
+	case *network.EventResponseReceived:
+		if e.Type == network.ResourceTypeDocument && e.FrameID == t.frame && e.Response != nil {
+			t.responses[e.LoaderID] = e.Response.Status
+		}
+	}
+}
+
+func (t *tab) finished(id network.RequestID, now time.Time) {
+	if _, ok := t.inflight[id]; ok {
+		delete(t.inflight, id)
+		t.netChanged = now
+	}
+}
+
+func (t *tab) answerDialog(accept bool) {
+	ctx, cancel := context.WithTimeout(t.ctx, 5*time.Second)
+	defer cancel()
+	// An error means the dialog is gone already (the page navigated, or
+	// another client answered it): nothing is left to do.
+	_, _ = chromedp.Call(ctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: accept})
+}
+
+// longRequest is how long a request may stay open before it stops
+// counting against network idle: long polls and stalled beacons would
+// otherwise keep every action waiting for the full settle bound.
+const longRequest = 5 * time.Second
+
+// networkIdle returns how long the tab has had no request in flight (not
+// counting long-open ones), or 0 while one is.
+func (t *tab) networkIdle(now time.Time) time.Duration {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	since := t.netChanged
+	for _, started := range t.inflight {
+		if now.Sub(started) < longRequest {
+			return 0
+		}
+		// A long-open request ended its claim when it turned long.
+		if long := started.Add(longRequest); long.After(since) {
+			since = long
+		}
+	}
+	return now.Sub(since)
+}
+
+// state is what an action compares before and after itself.
+type state struct {
+	doc         int
+	url         string
+	navigations int
+	loading     bool
+	status      int64
+}
+
+func (t *tab) state() state {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return state{doc: t.doc, url: t.url, navigations: t.navigations, loading: t.loading, status: t.status}
+}
+
+// takeDialogs returns and clears the dialog reports.
+func (t *tab) takeDialogs() []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	d := t.dialogs
+	t.dialogs = nil
+	return d
+}
