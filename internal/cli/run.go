@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"path/filepath"
 
 	"contractbench/internal/report"
 	"contractbench/internal/runner"
@@ -87,7 +86,7 @@ func runRun(st *State, args []string) error {
 	if err != nil {
 		return err
 	}
-	run.GitSHA = gitSHA(st, filepath.Dir(dir))
+	run.GitSHA = gitSHA(st, cfg.Suite.Dir)
 	if err := writeReport(st, dir, run); err != nil {
 		return err
 	}

@@ -68,12 +68,13 @@ func Connect(ctx context.Context, t mcp.Transport, opts Options) (*Session, erro
 		return nil, fmt.Errorf("mcp: connect: %w", err)
 	}
 	s := &Session{cs: cs, now: time.Now}
-	res, err := cs.ListTools(ctx, nil)
-	if err != nil {
-		cs.Close()
-		return nil, fmt.Errorf("mcp: list tools: %w", err)
-	}
-	for _, tool := range res.Tools {
+	// Tools follows the server's page cursors: a server may split its list
+	// into pages, and a tool on a later page must not silently vanish.
+	for tool, err := range cs.Tools(ctx, nil) {
+		if err != nil {
+			cs.Close()
+			return nil, fmt.Errorf("mcp: list tools: %w", err)
+		}
 		s.all = append(s.all, tool.Name)
 		if opts.Allow == nil || slices.Contains(opts.Allow, tool.Name) {
 			s.offered = append(s.offered, tool)

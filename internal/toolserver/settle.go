@@ -157,12 +157,26 @@ func (s *Server) changes(ctx context.Context, t *tab, b before, loading, quietIf
 	case loading:
 		out = append(out, fmt.Sprintf("the page is still loading after %s", s.opts.Settle))
 	}
+	opened := false
 	for _, id := range s.tabs.idList() {
 		if slices.Contains(b.tabs, id) {
 			continue
 		}
+		opened = true
 		n := s.tabs.index(id)
 		out = append(out, fmt.Sprintf("opened new tab %d: %s (tabs with action=switch index=%d to use it)", n, clipURL(s.newTabURL(ctx, id)), n))
+	}
+	if opened {
+		// A tab opened by a link comes to the front in the browser, while the
+		// agent keeps acting on this one. Bring this one back, so the tab in
+		// front is always the one the agent works on: the judge grades the
+		// tab in front.
+		bctx, cancel := s.scope(ctx)
+		_, err := chromedp.CallBrowser(bctx, target.ActivateTarget, target.ActivateTargetParams{TargetID: t.id})
+		cancel()
+		if err != nil {
+			out = append(out, "could not keep the current tab in front: "+err.Error())
+		}
 	}
 	if b.page != nil && after.doc == b.state.doc {
 		if p, err := t.snapshot(ctx); err == nil {
