@@ -1,7 +1,6 @@
 package cli
 
 import (
-
 	"contractbench/internal/report"
 	"contractbench/internal/runner"
 )

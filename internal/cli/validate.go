@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"contractbench/internal/problem"
 	"contractbench/internal/suite"
 	"contractbench/internal/webreplay"
 )
@@ -36,17 +37,17 @@ func runValidate(st *State, args []string) error {
 	if len(paths) == 0 {
 		paths = []string{defaultSuite}
 	}
-	var problems suite.Problems
+	var problems problem.List
 	checked := 0
 	for _, p := range paths {
 		n, err := validatePath(p)
 		checked += n
-		var ps suite.Problems
+		var ps problem.List
 		switch {
 		case errors.As(err, &ps):
 			problems = append(problems, ps...)
 		case err != nil:
-			problems = append(problems, suite.Problem{File: p, Msg: err.Error()})
+			problems = append(problems, problem.Problem{File: p, Msg: err.Error()})
 		}
 	}
 	for _, p := range problems {
@@ -64,7 +65,7 @@ func runValidate(st *State, args []string) error {
 func validatePath(path string) (int, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
-		return 0, suite.Problems{{File: path, Msg: "cannot read: " + errors.Unwrap(err).Error()}}
+		return 0, problem.List{{File: path, Msg: "cannot read: " + errors.Unwrap(err).Error()}}
 	}
 	if fi.IsDir() {
 		if _, err := os.Stat(filepath.Join(path, "archive.yaml")); err == nil {
@@ -84,7 +85,7 @@ func validatePath(path string) (int, error) {
 		}
 		return 1, validateContractFile(path, data)
 	}
-	return 0, suite.Problems{{File: path, Msg: "unknown kind of file (want a suite folder, a task or contract .yaml/.json)"}}
+	return 0, problem.List{{File: path, Msg: "unknown kind of file (want a suite folder, a task or contract .yaml/.json)"}}
 }
 
 // isTaskFile tells a task spec from a standalone contract: tasks live in a
@@ -104,7 +105,7 @@ func isTaskFile(path string, data []byte) bool {
 // validateSuite checks a suite folder: its tasks and, when present, its
 // fixture archive.
 func validateSuite(dir string) (int, error) {
-	var problems suite.Problems
+	var problems problem.List
 	s, err := suite.Load(dir)
 	n := 0
 	if err != nil {
@@ -117,7 +118,7 @@ func validateSuite(dir string) (int, error) {
 	web := filepath.Join(dir, "web")
 	if _, err := os.Stat(web); err == nil {
 		n++
-		var ps suite.Problems
+		var ps problem.List
 		if err := validateArchive(web); errors.As(err, &ps) {
 			problems = append(problems, ps...)
 		}
@@ -131,17 +132,19 @@ func validateSuite(dir string) (int, error) {
 // validateArchive checks a fixture archive folder.
 func validateArchive(dir string) error {
 	_, err := webreplay.Open(dir)
-	var wps webreplay.Problems
+	var ps problem.List
 	switch {
 	case err == nil:
 		return nil
-	case errors.As(err, &wps):
-		ps := make(suite.Problems, 0, len(wps))
-		for _, p := range wps {
-			ps = append(ps, suite.Problem{File: filepath.Join(dir, p.File), Line: p.Line, Path: p.Path, Msg: p.Msg})
+	case errors.As(err, &ps):
+		// The archive names files relative to its folder.
+		located := make(problem.List, len(ps))
+		for i, p := range ps {
+			p.File = filepath.Join(dir, p.File)
+			located[i] = p
 		}
-		return ps
+		return located
 	default:
-		return suite.Problems{{File: dir, Msg: err.Error()}}
+		return problem.List{{File: dir, Msg: err.Error()}}
 	}
 }

@@ -15,6 +15,8 @@ import (
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
+
+	"contractbench/internal/problem"
 )
 
 // maxDepth bounds how deeply clauses may nest. Real contracts use two or
@@ -172,7 +174,7 @@ func (d *decoder) sequence(n *yaml.Node, path string) ([]*yaml.Node, bool) {
 		return nil, false
 	}
 	if n.Kind != yaml.SequenceNode {
-		d.fail(path, n, "expected a list, got %s", describe(n))
+		d.fail(path, n, "expected a list, got %s", problem.Describe(n))
 		return nil, false
 	}
 	return n.Content, true
@@ -187,14 +189,14 @@ func (d *decoder) mapping(n *yaml.Node, path string) (*fields, bool) {
 		if path != "" {
 			what = "a clause (a mapping with a kind)"
 		}
-		d.fail(path, n, "expected %s, got %s", what, describe(n))
+		d.fail(path, n, "expected %s, got %s", what, problem.Describe(n))
 		return nil, false
 	}
 	f := &fields{d: d, path: path, node: n, vals: make(map[string]*yaml.Node, len(n.Content)/2)}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		if k.Kind != yaml.ScalarNode || k.ShortTag() != "!!str" {
-			d.fail(path, k, "field names must be strings, got %s", describe(k))
+			d.fail(path, k, "field names must be strings, got %s", problem.Describe(k))
 			continue
 		}
 		if first, dup := f.vals[k.Value]; dup {
@@ -257,7 +259,7 @@ func (d *decoder) clause(n *yaml.Node, path string, depth int) Clause {
 		if !isToken(nw.Method) {
 			// A stray space or quote would make the clause unsatisfiable
 			// without anyone noticing.
-			d.fail(fieldPath(path, "method"), f.vals["method"], "%q is not an HTTP method", bound(nw.Method, 40))
+			d.fail(fieldPath(path, "method"), f.vals["method"], "%q is not an HTTP method", problem.Bound(nw.Method, 40))
 		}
 		c = nw
 	case KindScreenshotClass:
@@ -288,12 +290,12 @@ func (d *decoder) integer(n *yaml.Node, path string) (int, bool) {
 		return 0, false
 	}
 	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!int" {
-		d.fail(path, n, "expected an integer, got %s", describe(n))
+		d.fail(path, n, "expected an integer, got %s", problem.Describe(n))
 		return 0, false
 	}
 	var v int
 	if err := n.Decode(&v); err != nil {
-		d.fail(path, n, "integer %s out of range", bound(n.Value, 40))
+		d.fail(path, n, "integer %s out of range", problem.Bound(n.Value, 40))
 		return 0, false
 	}
 	return v, true
@@ -337,7 +339,7 @@ func (f *fields) kind() (Kind, bool) {
 		return "", false
 	}
 	if !slices.Contains(kinds, Kind(s)) {
-		f.d.fail(p, n, "unknown kind %q (want one of %s)", bound(s, 40), kindList())
+		f.d.fail(p, n, "unknown kind %q (want one of %s)", problem.Bound(s, 40), kindList())
 		return "", false
 	}
 	f.clauseKind = Kind(s)
@@ -380,7 +382,7 @@ func (f *fields) regexp(name string) string {
 		if se, ok := errors.AsType[*syntax.Error](err); ok {
 			msg = se.Code.String()
 		}
-		f.d.fail(fieldPath(f.path, name), f.vals[name], "invalid regexp %q: %s", bound(s, 80), msg)
+		f.d.fail(fieldPath(f.path, name), f.vals[name], "invalid regexp %q: %s", problem.Bound(s, 80), msg)
 		return ""
 	}
 	return s
@@ -391,7 +393,7 @@ func (f *fields) oneOf(name string, required bool, allowed ...string) string {
 	if s == "" || slices.Contains(allowed, s) {
 		return s
 	}
-	f.d.fail(fieldPath(f.path, name), f.vals[name], "%q is not one of %s", bound(s, 40), strings.Join(allowed, ", "))
+	f.d.fail(fieldPath(f.path, name), f.vals[name], "%q is not one of %s", problem.Bound(s, 40), strings.Join(allowed, ", "))
 	return ""
 }
 
@@ -493,7 +495,7 @@ func (d *decoder) str(n *yaml.Node, path string) (string, bool) {
 		if n.Kind == yaml.ScalarNode {
 			hint = " (quote it to make it a string)"
 		}
-		d.fail(path, n, "expected a string, got %s%s", describe(n), hint)
+		d.fail(path, n, "expected a string, got %s%s", problem.Describe(n), hint)
 		return "", false
 	}
 	if msg := checkText(n.Value); msg != "" {
@@ -519,35 +521,6 @@ func checkText(s string) string {
 		}
 	}
 	return ""
-}
-
-// describe names a node for "expected X, got Y" messages.
-func describe(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping"
-	case yaml.SequenceNode:
-		return "a list"
-	case yaml.AliasNode:
-		return "an alias"
-	case yaml.ScalarNode:
-		v := bound(n.Value, 40)
-		switch n.ShortTag() {
-		case "!!str":
-			return "the string " + strconv.Quote(v)
-		case "!!int":
-			return "the integer " + v
-		case "!!float":
-			return "the number " + v
-		case "!!bool":
-			return "the boolean " + v
-		case "!!null":
-			return "null"
-		default:
-			return "a " + n.ShortTag() + " value"
-		}
-	}
-	return "nothing"
 }
 
 // isToken reports whether s is empty or made of ASCII letters only, as

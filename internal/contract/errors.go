@@ -1,6 +1,10 @@
 package contract
 
-import "strings"
+import (
+	"strings"
+
+	"contractbench/internal/problem"
+)
 
 // FieldError is one problem in a contract document.
 type FieldError struct {
@@ -38,4 +42,13 @@ func (e Errors) Error() string {
 		b.WriteString(fe.Error())
 	}
 	return b.String()
+}
+
+// In locates the errors in file, for reports that name it.
+func (e Errors) In(file string) problem.List {
+	ps := make(problem.List, 0, len(e))
+	for _, fe := range e {
+		ps = append(ps, problem.Problem{File: file, Line: fe.Line, Path: fe.Path, Msg: fe.Msg})
+	}
+	return ps
 }

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"contractbench/internal/problem"
 )
 
 // Classes resolves screenshot classes. internal/phash implements it over
@@ -153,8 +155,8 @@ func (e *evaluator) record(path string, kind Kind, c check) result {
 		Path:     path,
 		Kind:     kind,
 		Passed:   c.ok,
-		Expected: bound(c.expected, maxSeen),
-		Seen:     bound(c.seen, maxSeen),
+		Expected: problem.Bound(c.expected, maxSeen),
+		Seen:     problem.Bound(c.seen, maxSeen),
 	})
 	return result{ok: c.ok, path: path, kind: kind}
 }
@@ -380,7 +382,7 @@ func (e *evaluator) noDialog() check {
 		if i > 0 {
 			b.WriteString("; ")
 		}
-		fmt.Fprintf(&b, "%s %q", d.Type, bound(d.Message, 80))
+		fmt.Fprintf(&b, "%s %q", d.Type, problem.Bound(d.Message, 80))
 		if d.Open {
 			b.WriteString(" (still open)")
 		}

@@ -2,7 +2,6 @@ package contract
 
 import (
 	"sort"
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -33,19 +32,6 @@ func foldSpace(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
-}
-
-// bound cuts s to at most max bytes on a rune boundary and says how much
-// was left out, so a truncated value is never mistaken for a whole one.
-func bound(s string, max int) string {
-	if len(s) <= max {
-		return s
-	}
-	cut := max
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…(+" + strconv.Itoa(len(s)-cut) + " bytes)"
 }
 
 // excerptContext is how many bytes of text excerpt shows on each side of

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"contractbench/internal/problem"
 )
 
 func TestFoldSpace(t *testing.T) {
@@ -47,12 +49,12 @@ func TestBound(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got := bound(tt.in, tt.max)
+			got := problem.Bound(tt.in, tt.max)
 			if got != tt.want {
-				t.Errorf("bound(%q, %d) = %q, want %q", tt.in, tt.max, got, tt.want)
+				t.Errorf("problem.Bound(%q, %d) = %q, want %q", tt.in, tt.max, got, tt.want)
 			}
 			if !utf8.ValidString(got) {
-				t.Errorf("bound(%q, %d) = %q is not valid UTF-8", tt.in, tt.max, got)
+				t.Errorf("problem.Bound(%q, %d) = %q is not valid UTF-8", tt.in, tt.max, got)
 			}
 		})
 	}

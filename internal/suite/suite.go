@@ -9,6 +9,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"contractbench/internal/problem"
 )
 
 // Suite is a benchmark folder: task specs and the data that goes with them.
@@ -48,15 +50,15 @@ func Load(dir string) (*Suite, error) {
 	}
 	if len(files) == 0 {
 		if _, err := os.Stat(s.TasksDir()); errors.Is(err, fs.ErrNotExist) {
-			return nil, Problems{{File: dir, Msg: "not a suite: it has no tasks/ folder"}}
+			return nil, problem.List{{File: dir, Msg: "not a suite: it has no tasks/ folder"}}
 		}
-		return nil, Problems{{File: s.TasksDir(), Msg: "no task files (*.yaml)"}}
+		return nil, problem.List{{File: s.TasksDir(), Msg: "no task files (*.yaml)"}}
 	}
-	var problems Problems
+	var problems problem.List
 	for _, f := range files {
 		t, err := LoadTask(f)
 		if err != nil {
-			var ps Problems
+			var ps problem.List
 			if !errors.As(err, &ps) {
 				return nil, err
 			}
@@ -76,7 +78,7 @@ func Load(dir string) (*Suite, error) {
 func LoadTask(file string) (*Task, error) {
 	data, err := os.ReadFile(file)
 	if err != nil {
-		return nil, Problems{{File: file, Msg: "cannot read: " + errors.Unwrap(err).Error()}}
+		return nil, problem.List{{File: file, Msg: "cannot read: " + errors.Unwrap(err).Error()}}
 	}
 	return ParseTask(file, data)
 }

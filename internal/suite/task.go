@@ -15,6 +15,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"contractbench/internal/contract"
+	"contractbench/internal/problem"
 )
 
 // Task is one benchmark task: what the agent is asked to do and the
@@ -64,14 +65,14 @@ var idPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 
 // ParseTask decodes and validates one task spec. file names the source in
 // problems and must be the task's file name: the id has to match it. Every
-// problem found is returned together, as Problems.
+// problem found is returned together, as problem.List.
 func ParseTask(file string, data []byte) (*Task, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, Problems{{File: file, Msg: "not valid YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")}}
+		return nil, problem.List{{File: file, Msg: "not valid YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")}}
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
-		return nil, Problems{{File: file, Msg: "empty task file"}}
+		return nil, problem.List{{File: file, Msg: "empty task file"}}
 	}
 	d := &taskDecoder{file: file}
 	t := d.task(doc.Content[0])
@@ -84,7 +85,7 @@ func ParseTask(file string, data []byte) (*Task, error) {
 
 type taskDecoder struct {
 	file     string
-	problems Problems
+	problems problem.List
 }
 
 func (d *taskDecoder) add(n *yaml.Node, path, format string, args ...any) {
@@ -92,7 +93,7 @@ func (d *taskDecoder) add(n *yaml.Node, path, format string, args ...any) {
 	if n != nil {
 		line = n.Line
 	}
-	d.problems = append(d.problems, Problem{File: d.file, Line: line, Path: path, Msg: fmt.Sprintf(format, args...)})
+	d.problems = append(d.problems, problem.Problem{File: d.file, Line: line, Path: path, Msg: fmt.Sprintf(format, args...)})
 }
 
 // fields checks that n is a mapping with no unknown or repeated keys, and
@@ -100,7 +101,7 @@ func (d *taskDecoder) add(n *yaml.Node, path, format string, args ...any) {
 func (d *taskDecoder) fields(n *yaml.Node, path string, known ...string) map[string]*yaml.Node {
 	out := map[string]*yaml.Node{}
 	if n.Kind != yaml.MappingNode {
-		d.add(n, path, "must be a mapping, not %s", describe(n))
+		d.add(n, path, "must be a mapping, not %s", problem.Describe(n))
 		return out
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
@@ -152,7 +153,7 @@ func (d *taskDecoder) task(n *yaml.Node) *Task {
 		d.add(n, "postconditions", "missing (a task needs at least one postcondition)")
 	} else {
 		pc, errs := contract.DecodePostconditions(v, "postconditions")
-		d.problems = append(d.problems, problemsOf(d.file, errs)...)
+		d.problems = append(d.problems, errs.In(d.file)...)
 		t.Postconditions = pc
 	}
 	if v := f["reference"]; v == nil {
@@ -167,12 +168,12 @@ func (d *taskDecoder) task(n *yaml.Node) *Task {
 func (d *taskDecoder) str(n *yaml.Node, path string, required bool) string {
 	if n == nil {
 		if required {
-			d.problems = append(d.problems, Problem{File: d.file, Path: path, Msg: "missing"})
+			d.problems = append(d.problems, problem.Problem{File: d.file, Path: path, Msg: "missing"})
 		}
 		return ""
 	}
 	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!str" {
-		d.add(n, path, "must be a string, not %s", describe(n))
+		d.add(n, path, "must be a string, not %s", problem.Describe(n))
 		return ""
 	}
 	if required && strings.TrimSpace(n.Value) == "" {
@@ -183,7 +184,7 @@ func (d *taskDecoder) str(n *yaml.Node, path string, required bool) string {
 
 func (d *taskDecoder) strings(n *yaml.Node, path string) []string {
 	if n.Kind != yaml.SequenceNode {
-		d.add(n, path, "must be a list of strings, not %s", describe(n))
+		d.add(n, path, "must be a list of strings, not %s", problem.Describe(n))
 		return nil
 	}
 	out := make([]string, 0, len(n.Content))
@@ -248,7 +249,7 @@ func (d *taskDecoder) reference(n *yaml.Node) []Step {
 		s := Step{Tool: d.str(f["tool"], p+".tool", true), Args: json.RawMessage(`{}`)}
 		if a := f["args"]; a != nil {
 			if a.Kind != yaml.MappingNode {
-				d.add(a, p+".args", "must be a mapping, not %s", describe(a))
+				d.add(a, p+".args", "must be a mapping, not %s", problem.Describe(a))
 			} else if raw, err := nodeJSON(a); err != nil {
 				d.add(a, p+".args", "%v", err)
 			} else {
@@ -288,26 +289,6 @@ func (t *Task) Canonical() ([]byte, error) {
 		return nil, err
 	}
 	return bytes.TrimRight(b.Bytes(), "\n"), nil
-}
-
-func describe(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping"
-	case yaml.SequenceNode:
-		return "a list"
-	case yaml.ScalarNode:
-		switch n.ShortTag() {
-		case "!!null":
-			return "null"
-		case "!!str":
-			return fmt.Sprintf("the string %q", n.Value)
-		}
-		return fmt.Sprintf("%s %s", strings.TrimPrefix(n.ShortTag(), "!!"), n.Value)
-	case yaml.AliasNode:
-		return "an alias"
-	}
-	return "an unexpected node"
 }
 
 func join(path, key string) string {

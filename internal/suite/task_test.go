@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"contractbench/internal/problem"
 )
 
 const goodTask = `id: task-99-demo
@@ -76,9 +78,9 @@ func TestParseTaskProblems(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			_, err := ParseTask("tasks/task-99-demo.yaml", []byte(tc.edit(goodTask)))
-			var ps Problems
+			var ps problem.List
 			if !errors.As(err, &ps) {
-				t.Fatalf("want Problems, got %v", err)
+				t.Fatalf("want problem.List, got %v", err)
 			}
 			for _, w := range tc.want {
 				if !strings.Contains(err.Error(), w) {

@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"contractbench/internal/problem"
 )
 
 // File names with a meaning inside an archive folder.
@@ -21,56 +23,11 @@ const (
 	indexFile    = "index.yaml"
 )
 
-// A Problem is one defect of an archive folder, located as precisely as the
-// loader can.
-type Problem struct {
-	// File is slash-separated and relative to the archive folder
-	// ("en.wikipedia.org/index.yaml"); a folder ends with "/".
-	File string
-	// Line is 1-based, or 0 when unknown.
-	Line int
-	// Path is the place inside the document ("entries[3].status"), or ""
-	// when the problem is with the whole file.
-	Path string
-	Msg  string
-}
-
-// String formats p as "en.wikipedia.org/index.yaml: line 12:
-// entries[3].status: 999 is not an HTTP status".
-func (p Problem) String() string {
-	var b strings.Builder
-	b.WriteString(p.File)
-	if p.Line > 0 {
-		fmt.Fprintf(&b, ": line %d", p.Line)
-	}
-	if p.Path != "" {
-		b.WriteString(": ")
-		b.WriteString(p.Path)
-	}
-	b.WriteString(": ")
-	b.WriteString(p.Msg)
-	return b.String()
-}
-
-// Problems is every defect Open found in an archive folder, in the order of
-// the files and of the entries within them. Open does not stop at the first
-// one, so a fixture author sees everything to fix at once.
-type Problems []Problem
-
-// Error lists the problems one per line.
-func (ps Problems) Error() string {
-	lines := make([]string, len(ps))
-	for i, p := range ps {
-		lines[i] = p.String()
-	}
-	return strings.Join(lines, "\n")
-}
-
 // Open loads the archive folder dir and validates it strictly: unknown
 // fields, missing or unreadable body files, duplicate entries, bad
 // statuses, paths, queries, headers and host folder names, and a missing or
 // unsupported format_version are all errors. A validation failure is
-// returned as Problems (wrapped with the folder name; use errors.As).
+// returned as a problem.List (wrapped with the folder name; use errors.As).
 func Open(dir string) (*Archive, error) {
 	// An os.Root keeps every read inside dir, even through symbolic links
 	// in the fixture tree.
@@ -80,7 +37,7 @@ func Open(dir string) (*Archive, error) {
 	}
 	defer root.Close()
 
-	var ps Problems
+	var ps problem.List
 	desc, ok := readManifest(root, &ps)
 	if !ok {
 		return nil, fmt.Errorf("archive %s: %w", dir, ps)
@@ -98,10 +55,10 @@ func Open(dir string) (*Archive, error) {
 			// Dot files (.gitattributes and the like) belong to tools
 			// around the archive, not to it.
 		case !de.IsDir():
-			ps = append(ps, Problem{File: name, Msg: "unexpected file; an archive holds archive.yaml, README.md and one folder per host"})
+			ps = append(ps, problem.Problem{File: name, Msg: "unexpected file; an archive holds archive.yaml, README.md and one folder per host"})
 		default:
 			if msg := checkHost(name); msg != "" {
-				ps = append(ps, Problem{File: name + "/", Msg: "bad host folder name: " + msg})
+				ps = append(ps, problem.Problem{File: name + "/", Msg: "bad host folder name: " + msg})
 				continue
 			}
 			loadHost(root, a, name, &ps)
@@ -116,7 +73,7 @@ func Open(dir string) (*Archive, error) {
 // readManifest decodes archive.yaml and returns its description. It
 // returns false when the rest of the folder must not be read: without a
 // supported format_version, the host folders may mean something else.
-func readManifest(root *os.Root, ps *Problems) (string, bool) {
+func readManifest(root *os.Root, ps *problem.List) (string, bool) {
 	d := fileDecoder{file: manifestFile, ps: ps}
 	data, err := root.ReadFile(manifestFile)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -166,15 +123,15 @@ func readManifest(root *os.Root, ps *Problems) (string, bool) {
 
 // loadHost decodes host/index.yaml, reads the body files it names, and adds
 // every valid entry to a.
-func loadHost(root *os.Root, a *Archive, host string, ps *Problems) {
+func loadHost(root *os.Root, a *Archive, host string, ps *problem.List) {
 	file := host + "/" + indexFile
 	data, err := root.ReadFile(file)
 	if errors.Is(err, fs.ErrNotExist) {
-		*ps = append(*ps, Problem{File: file, Msg: "missing; every host folder needs an index.yaml"})
+		*ps = append(*ps, problem.Problem{File: file, Msg: "missing; every host folder needs an index.yaml"})
 		return
 	}
 	if err != nil {
-		*ps = append(*ps, Problem{File: file, Msg: err.Error()})
+		*ps = append(*ps, problem.Problem{File: file, Msg: err.Error()})
 		return
 	}
 	items, problems := decodeIndex(file, data)
@@ -216,8 +173,8 @@ type indexItem struct {
 }
 
 // problem locates msg at field of the item ("" for the whole entry).
-func (it *indexItem) problem(file, field, msg string) Problem {
-	p := Problem{File: file, Line: it.line, Path: it.path, Msg: msg}
+func (it *indexItem) problem(file, field, msg string) problem.Problem {
+	p := problem.Problem{File: file, Line: it.line, Path: it.path, Msg: msg}
 	if field != "" {
 		p.Path += "." + field
 		if l, ok := it.lines[field]; ok {
@@ -233,8 +190,8 @@ var indexFields = []string{"path", "query", "method", "status", "headers", "body
 // messages). It returns every entry it could decode, valid or not, so the
 // caller can still check their body files, and every problem found. It
 // touches no file system, which keeps it fuzzable.
-func decodeIndex(file string, data []byte) ([]indexItem, Problems) {
-	var ps Problems
+func decodeIndex(file string, data []byte) ([]indexItem, problem.List) {
+	var ps problem.List
 	d := fileDecoder{file: file, ps: &ps}
 	top := d.parse(data)
 	if top == nil {
@@ -260,7 +217,7 @@ func decodeIndex(file string, data []byte) ([]indexItem, Problems) {
 		d.problem(list.Line, "entries", "aliases are not supported")
 		return nil, ps
 	case list.Kind != yaml.SequenceNode:
-		d.problem(list.Line, "entries", "want a list of entries, found %s", describe(list))
+		d.problem(list.Line, "entries", "want a list of entries, found %s", problem.Describe(list))
 		return nil, ps
 	case len(list.Content) == 0:
 		d.problem(list.Line, "entries", "empty; a host folder needs at least one entry")
@@ -374,11 +331,11 @@ func (d *fileDecoder) headers(n *yaml.Node, at string, lines map[string]int) map
 // problem a line and lets decoding go on after the first one.
 type fileDecoder struct {
 	file string
-	ps   *Problems
+	ps   *problem.List
 }
 
 func (d *fileDecoder) problem(line int, path, format string, args ...any) {
-	*d.ps = append(*d.ps, Problem{File: d.file, Line: line, Path: path, Msg: fmt.Sprintf(format, args...)})
+	*d.ps = append(*d.ps, problem.Problem{File: d.file, Line: line, Path: path, Msg: fmt.Sprintf(format, args...)})
 }
 
 var yamlErrLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
@@ -436,7 +393,7 @@ func (d *fileDecoder) mapping(n *yaml.Node, at string) ([]pair, bool) {
 		d.problem(n.Line, at, "aliases are not supported")
 		return nil, false
 	default:
-		d.problem(n.Line, at, "want a mapping, found %s", describe(n))
+		d.problem(n.Line, at, "want a mapping, found %s", problem.Describe(n))
 		return nil, false
 	}
 	pairs := make([]pair, 0, len(n.Content)/2)
@@ -444,7 +401,7 @@ func (d *fileDecoder) mapping(n *yaml.Node, at string) ([]pair, bool) {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		if k.Kind != yaml.ScalarNode || k.ShortTag() == "!!merge" {
-			d.problem(k.Line, at, "keys must be plain strings, found %s", describe(k))
+			d.problem(k.Line, at, "keys must be plain strings, found %s", problem.Describe(k))
 			continue
 		}
 		if line, dup := seen[k.Value]; dup {
@@ -465,7 +422,7 @@ func (d *fileDecoder) str(n *yaml.Node, at string) (string, bool) {
 		d.problem(n.Line, at, "aliases are not supported")
 		return "", false
 	case n.Kind != yaml.ScalarNode:
-		d.problem(n.Line, at, "want a string, found %s", describe(n))
+		d.problem(n.Line, at, "want a string, found %s", problem.Describe(n))
 		return "", false
 	case isNull(n):
 		return "", false
@@ -484,7 +441,7 @@ func (d *fileDecoder) integer(n *yaml.Node, at string) (int, bool) {
 	}
 	var i int
 	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!int" || n.Decode(&i) != nil {
-		d.problem(n.Line, at, "want an integer, found %s", describe(n))
+		d.problem(n.Line, at, "want an integer, found %s", problem.Describe(n))
 		return 0, false
 	}
 	return i, true
@@ -492,24 +449,6 @@ func (d *fileDecoder) integer(n *yaml.Node, at string) (int, bool) {
 
 func isNull(n *yaml.Node) bool {
 	return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null"
-}
-
-// describe names what a node is, for "want X, found Y" messages.
-func describe(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping"
-	case yaml.SequenceNode:
-		return "a list"
-	case yaml.AliasNode:
-		return "an alias"
-	case yaml.ScalarNode:
-		if isNull(n) {
-			return "null"
-		}
-		return strconv.Quote(n.Value)
-	}
-	return "nothing"
 }
 
 func join(at, field string) string {

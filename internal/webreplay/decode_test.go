@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"golang.org/x/tools/txtar"
+
+	"contractbench/internal/problem"
 )
 
 // writeArchive materializes a txtar listing as a folder and returns its
@@ -130,17 +132,17 @@ func TestOpenProblems(t *testing.T) {
 		{
 			name:    "unsupported format_version",
 			listing: "-- archive.yaml --\nformat_version: 2\n-- example.com/index.yaml --\nnot: read\n",
-			want:    []string{"archive.yaml: line 1: format_version: 2 is not supported; this build reads format version 1"},
+			want:    []string{"archive.yaml:1: format_version: 2 is not supported; this build reads format version 1"},
 		},
 		{
 			name:    "format_version not a number",
 			listing: "-- archive.yaml --\nformat_version: one\n",
-			want:    []string{`archive.yaml: line 1: format_version: want an integer, found "one"`},
+			want:    []string{`archive.yaml:1: format_version: want an integer, found the string "one"`},
 		},
 		{
 			name:    "format_version missing",
 			listing: "-- archive.yaml --\ndescription: x\n",
-			want:    []string{"archive.yaml: line 1: format_version: missing; want format_version: 1"},
+			want:    []string{"archive.yaml:1: format_version: missing; want format_version: 1"},
 		},
 		{
 			name: "problems of every file collected",
@@ -148,9 +150,9 @@ func TestOpenProblems(t *testing.T) {
 				"-- a.example/index.yaml --\nentries:\n  - path: /\n    status: 999\n" +
 				"-- b.example/index.yaml --\nentries:\n  - path: nope\n",
 			want: []string{
-				"archive.yaml: line 2: author: unknown field; want format_version or description",
-				"a.example/index.yaml: line 3: entries[0].status: 999 is not an HTTP status",
-				`b.example/index.yaml: line 2: entries[0].path: "nope" does not start with "/"`,
+				"archive.yaml:2: author: unknown field; want format_version or description",
+				"a.example/index.yaml:3: entries[0].status: 999 is not an HTTP status",
+				`b.example/index.yaml:2: entries[0].path: "nope" does not start with "/"`,
 			},
 		},
 		{
@@ -176,27 +178,27 @@ func TestOpenProblems(t *testing.T) {
 		{
 			name:    "unknown entry field",
 			listing: manifest + "-- example.com/index.yaml --\nentries:\n  - path: /\n    stauts: 200\n",
-			want:    []string{"example.com/index.yaml: line 3: entries[0].stauts: unknown field; want one of path, query, method, status, headers, body"},
+			want:    []string{"example.com/index.yaml:3: entries[0].stauts: unknown field; want one of path, query, method, status, headers, body"},
 		},
 		{
 			name:    "unknown top-level field",
 			listing: manifest + "-- example.com/index.yaml --\nentries:\n  - path: /\nversion: 1\n",
-			want:    []string{"example.com/index.yaml: line 3: version: unknown field; want entries"},
+			want:    []string{"example.com/index.yaml:3: version: unknown field; want entries"},
 		},
 		{
 			name:    "missing body file",
 			listing: manifest + "-- example.com/index.yaml --\nentries:\n  - path: /\n    body: index.html\n",
-			want:    []string{"example.com/index.yaml: line 3: entries[0].body: index.html: no such file in example.com/"},
+			want:    []string{"example.com/index.yaml:3: entries[0].body: index.html: no such file in example.com/"},
 		},
 		{
 			name:    "duplicate entry",
 			listing: manifest + "-- example.com/index.yaml --\nentries:\n  - path: /a\n  - path: /b\n  - path: /a\n    method: GET\n",
-			want:    []string{`example.com/index.yaml: line 4: entries[2]: duplicate of entries[0] (GET /a query "")`},
+			want:    []string{`example.com/index.yaml:4: entries[2]: duplicate of entries[0] (GET /a query "")`},
 		},
 		{
 			name:    "duplicate after decoding escapes",
 			listing: manifest + "-- example.com/index.yaml --\nentries:\n  - path: /caf%C3%A9\n  - path: /café\n",
-			want:    []string{`example.com/index.yaml: line 3: entries[1]: duplicate of entries[0] (GET /café query "")`},
+			want:    []string{`example.com/index.yaml:3: entries[1]: duplicate of entries[0] (GET /café query "")`},
 		},
 		{
 			name: "every problem of one file",
@@ -217,57 +219,57 @@ func TestOpenProblems(t *testing.T) {
     method: HEAD
 `,
 			want: []string{
-				`example.com/index.yaml: line 2: entries[0].path: "wiki/Eiffel_Tower" does not start with "/"`,
-				`example.com/index.yaml: line 3: entries[0].status: 999 is not an HTTP status`,
-				`example.com/index.yaml: line 5: entries[1].query: "b=2&a=1" is not canonical; write "a=1&b=2"`,
-				`example.com/index.yaml: line 6: entries[2].headers: status 302 needs a location header`,
-				`example.com/index.yaml: line 10: entries[3].headers.Content-Type: write header names in lower case (content-type)`,
-				`example.com/index.yaml: line 11: entries[3].headers.content-length: content-length is computed from the body`,
-				`example.com/index.yaml: line 13: entries[4].body: "../secret.txt" leaves the host folder`,
-				`example.com/index.yaml: line 15: entries[5].method: HEAD is answered from the GET entry; make this entry GET`,
+				`example.com/index.yaml:2: entries[0].path: "wiki/Eiffel_Tower" does not start with "/"`,
+				`example.com/index.yaml:3: entries[0].status: 999 is not an HTTP status`,
+				`example.com/index.yaml:5: entries[1].query: "b=2&a=1" is not canonical; write "a=1&b=2"`,
+				`example.com/index.yaml:6: entries[2].headers: status 302 needs a location header`,
+				`example.com/index.yaml:10: entries[3].headers.Content-Type: write header names in lower case (content-type)`,
+				`example.com/index.yaml:11: entries[3].headers.content-length: content-length is computed from the body`,
+				`example.com/index.yaml:13: entries[4].body: "../secret.txt" leaves the host folder`,
+				`example.com/index.yaml:15: entries[5].method: HEAD is answered from the GET entry; make this entry GET`,
 			},
 		},
 		{
 			name:    "wrong kinds of values",
 			listing: manifest + "-- example.com/index.yaml --\nentries:\n  - path: [/a]\n    status: ok\n    headers: [x]\n",
 			want: []string{
-				"example.com/index.yaml: line 2: entries[0].path: want a string, found a list",
-				`example.com/index.yaml: line 3: entries[0].status: want an integer, found "ok"`,
-				"example.com/index.yaml: line 4: entries[0].headers: want a mapping, found a list",
+				"example.com/index.yaml:2: entries[0].path: want a string, found a list",
+				`example.com/index.yaml:3: entries[0].status: want an integer, found the string "ok"`,
+				"example.com/index.yaml:4: entries[0].headers: want a mapping, found a list",
 			},
 		},
 		{
 			name:    "missing path",
 			listing: manifest + "-- example.com/index.yaml --\nentries:\n  - status: 200\n",
-			want:    []string{"example.com/index.yaml: line 2: entries[0].path: missing"},
+			want:    []string{"example.com/index.yaml:2: entries[0].path: missing"},
 		},
 		{
 			name:    "body on a 204",
 			listing: manifest + "-- example.com/index.yaml --\nentries:\n  - path: /\n    status: 204\n    body: x.html\n-- example.com/x.html --\nx\n",
-			want:    []string{"example.com/index.yaml: line 4: entries[0].body: status 204 has no body"},
+			want:    []string{"example.com/index.yaml:4: entries[0].body: status 204 has no body"},
 		},
 		{
 			name:    "syntax error",
 			listing: manifest + "-- example.com/index.yaml --\nentries:\n\t- path: /\n",
-			want:    []string{"example.com/index.yaml: line 2: found character that cannot start any token"},
+			want:    []string{"example.com/index.yaml:2: found character that cannot start any token"},
 		},
 		{
 			name:    "aliases and repeated keys",
 			listing: manifest + "-- example.com/index.yaml --\nentries:\n  - &page\n    path: /\n    path: /again\n  - *page\n",
 			want: []string{
-				"example.com/index.yaml: line 4: entries[0].path: repeated; first set on line 3",
-				"example.com/index.yaml: line 5: entries[1]: aliases are not supported",
+				"example.com/index.yaml:4: entries[0].path: repeated; first set on line 3",
+				"example.com/index.yaml:5: entries[1]: aliases are not supported",
 			},
 		},
 		{
 			name:    "entries not a list",
 			listing: manifest + "-- example.com/index.yaml --\nentries: {path: /}\n",
-			want:    []string{"example.com/index.yaml: line 1: entries: want a list of entries, found a mapping"},
+			want:    []string{"example.com/index.yaml:1: entries: want a list of entries, found a mapping"},
 		},
 		{
 			name:    "empty entries",
 			listing: manifest + "-- example.com/index.yaml --\nentries: []\n",
-			want:    []string{"example.com/index.yaml: line 1: entries: empty; a host folder needs at least one entry"},
+			want:    []string{"example.com/index.yaml:1: entries: empty; a host folder needs at least one entry"},
 		},
 		{
 			name:    "empty index",
@@ -277,7 +279,7 @@ func TestOpenProblems(t *testing.T) {
 		{
 			name:    "two documents",
 			listing: manifest + "-- example.com/index.yaml --\nentries:\n  - path: /\n---\nentries:\n  - path: /b\n",
-			want:    []string{"example.com/index.yaml: line 3: more than one YAML document; want one"},
+			want:    []string{"example.com/index.yaml:3: more than one YAML document; want one"},
 		},
 	}
 	for _, tt := range tests {
@@ -288,9 +290,9 @@ func TestOpenProblems(t *testing.T) {
 			if err == nil {
 				t.Fatalf("Open succeeded with hosts %v; want problems:\n%s", a.Hosts(), strings.Join(tt.want, "\n"))
 			}
-			var ps Problems
+			var ps problem.List
 			if !errors.As(err, &ps) {
-				t.Fatalf("Open error %q is not Problems", err)
+				t.Fatalf("Open error %q is not problem.List", err)
 			}
 			got := make([]string, len(ps))
 			for i, p := range ps {
@@ -317,7 +319,7 @@ func TestOpenBodyCannotEscapeThroughSymlink(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := Open(dir)
-	var ps Problems
+	var ps problem.List
 	if !errors.As(err, &ps) || len(ps) != 1 || ps[0].Path != "entries[0].body" || !strings.Contains(ps[0].Msg, "escapes") {
 		t.Fatalf("Open with a body symlink leaving the archive: error %v; want one problem at entries[0].body saying the path escapes", err)
 	}
