@@ -11,7 +11,10 @@
 //	budget:         optional lower caps: max_tokens_per_turn, max_tool_iterations, max_usd
 //	tags:           optional list of strings
 //	postconditions: the outcome contract (see package contract)
-//	reference:      the scripted solution: a list of {tool, args} for the built-in tool server
+//	reference:      the scripted solution: a list of {tool, args} for the built-in tool
+//	                server; a click or type step also carries target {role, name, href?}
+//	                naming its element in server-independent terms, so other tool
+//	                servers' reference drivers can find it in their own snapshots
 //	rationale:      why the task is stable and what the contract pins
 //
 // The package depends on contract only; it never imports the agent, LLM or

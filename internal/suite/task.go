@@ -56,7 +56,26 @@ type Budget struct {
 type Step struct {
 	Tool string          `json:"tool"`
 	Args json.RawMessage `json:"args"`
+	// Target describes, in terms any tool server can match, the element a
+	// click or type step acts on; args name it by the built-in server's
+	// ref. Other servers' reference drivers find it in their own snapshot.
+	Target *Target `json:"target,omitempty"`
 }
+
+// Target identifies an element on the page independently of any tool
+// server's refs.
+type Target struct {
+	// Role is link, button or field (anything typed into).
+	Role string `json:"role"`
+	// Name is the element's accessible name (its text or label), compared
+	// after folding white space.
+	Name string `json:"name"`
+	// Href, for a link, is a part of the URL it points to.
+	Href string `json:"href,omitempty"`
+}
+
+// TargetRoles are the roles a Target may have.
+var TargetRoles = []string{"link", "button", "field"}
 
 // MaxTimeout bounds a task's timeout so a typo cannot stall a run for hours.
 const MaxTimeout = 30 * time.Minute
@@ -245,8 +264,11 @@ func (d *taskDecoder) reference(n *yaml.Node) []Step {
 	steps := make([]Step, 0, len(n.Content))
 	for i, c := range n.Content {
 		p := fmt.Sprintf("reference[%d]", i)
-		f := d.fields(c, p, "tool", "args")
+		f := d.fields(c, p, "tool", "args", "target")
 		s := Step{Tool: d.str(f["tool"], p+".tool", true), Args: json.RawMessage(`{}`)}
+		if t := f["target"]; t != nil {
+			s.Target = d.target(t, p+".target")
+		}
 		if a := f["args"]; a != nil {
 			if a.Kind != yaml.MappingNode {
 				d.add(a, p+".args", "must be a mapping, not %s", problem.Describe(a))
@@ -259,6 +281,18 @@ func (d *taskDecoder) reference(n *yaml.Node) []Step {
 		steps = append(steps, s)
 	}
 	return steps
+}
+
+func (d *taskDecoder) target(n *yaml.Node, path string) *Target {
+	f := d.fields(n, path, "role", "name", "href")
+	t := &Target{Role: d.str(f["role"], path+".role", true), Name: d.str(f["name"], path+".name", true)}
+	if h := f["href"]; h != nil {
+		t.Href = d.str(h, path+".href", true)
+	}
+	if t.Role != "" && !slices.Contains(TargetRoles, t.Role) {
+		d.add(f["role"], path+".role", "%q must be one of %s", t.Role, strings.Join(TargetRoles, ", "))
+	}
+	return t
 }
 
 // nodeJSON converts a YAML mapping to JSON (encoding/json sorts map keys,

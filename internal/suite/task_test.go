@@ -190,3 +190,28 @@ func FuzzParseTask(f *testing.F) {
 		}
 	})
 }
+
+func TestReferenceTargets(t *testing.T) {
+	t.Parallel()
+	withTarget := func(target string) string {
+		return strings.Replace(goodTask, `    args: {url: "https://example.com/"}`,
+			"    args: {url: \"https://example.com/\"}\n    target: "+target, 1)
+	}
+	task, err := ParseTask("task-99-demo.yaml", []byte(withTarget(`{role: link, name: "More information...", href: "/help"}`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := *task.Reference[0].Target; got != (Target{Role: "link", Name: "More information...", Href: "/help"}) {
+		t.Errorf("target = %+v", got)
+	}
+	_, err = ParseTask("task-99-demo.yaml", []byte(withTarget(`{role: checkbox, colour: red}`)))
+	for _, want := range []string{
+		`:13: reference[0].target.colour: unknown field`,
+		`reference[0].target.name: missing`,
+		`:13: reference[0].target.role: "checkbox" must be one of link, button, field`,
+	} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("problems lack %q:\n%v", want, err)
+		}
+	}
+}
