@@ -5,7 +5,7 @@ GO      ?= go
 BIN     := bin/contractbench
 SUITE   := benchmarks/webvoyager
 
-.PHONY: test bench bench-judge build chromium fmt-check vet
+.PHONY: test bench bench-speed bench-judge build chromium fmt-check vet
 
 build:
 	$(GO) build -o $(BIN) ./cmd/contractbench
@@ -30,6 +30,17 @@ bench: chromium build
 	$(BIN) validate $(SUITE)
 	$(BIN) run --suite $(SUITE) --gate
 
+## bench-speed: wall time of the whole suite, end to end, median of 5 runs
+## at -j 1, 2 and 4.
+bench-speed: chromium build
+	sh scripts/bench-speed.sh 5 1 2 4
+
 ## bench-judge: Go benchmarks of the contract judge and the screenshot hash.
 bench-judge:
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./internal/contract ./internal/phash
+
+## peers: the pinned peer MCP servers (@playwright/mcp, chrome-devtools-mcp)
+## in ./node_modules, for --server playwright|chrome-devtools. Downloads
+## npm packages only, never a browser.
+peers:
+	@sh scripts/install-peers.sh

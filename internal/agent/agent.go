@@ -23,6 +23,7 @@ type Options struct {
 	// System overrides SystemPrompt when non-empty.
 	System string
 	// Budget caps the run; it is charged for every response and tool call.
+	// Required: an agent without caps is not something this loop runs.
 	Budget *llm.Budget
 	// Recorder, when set, receives every tool call and the final answer.
 	Recorder *transcript.Recorder

@@ -94,9 +94,11 @@ func verdictOf(st *State, run *report.Run, baseline *report.Baseline) error {
 		fmt.Fprintf(st.Stdout, "gate: passed (%d / %d)\n", baseline.ExpectedPassCount, len(baseline.Tasks))
 	}
 	switch {
+	case run.Incomplete:
+		return failed("") // execute said so
 	case harness > 0:
 		return fmt.Errorf("%d task(s) ended in a harness error", harness)
-	case notPassed > 0 || run.Incomplete:
+	case notPassed > 0:
 		return failed("")
 	}
 	return nil

@@ -48,6 +48,11 @@ type Config struct {
 	Server   ServerFunc
 	// Allow lists the tools offered to the agent; nil offers all.
 	Allow []string
+	// Unsafe names the server's tools that could forge the evidence (run
+	// page script, rewrite the DOM, upload files, edit storage), with why.
+	// They are offered only to a task that lists them in allow_unsafe, and
+	// a task that called one is tainted: reported, never passed.
+	Unsafe map[string]string
 
 	Web Web
 	// Archive is the fixture web for WebReplay.

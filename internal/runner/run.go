@@ -43,6 +43,13 @@ func Run(ctx context.Context, cfg *Config) (*report.Run, error) {
 		go func() {
 			defer wg.Done()
 			for j := range queue {
+				// The feed's select picks at random between a free
+				// worker and an ended ctx, so a job can arrive after
+				// the run was stopped: skip it rather than start a task
+				// that could only end as a harness error.
+				if ctx.Err() != nil {
+					continue
+				}
 				res, rec := RunTask(ctx, cfg, j.task, j.attempt)
 				results[j.slot] = res
 				if cfg.TaskDone != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -25,6 +26,11 @@ import (
 // deadline may have passed.
 const judgeTimeout = 20 * time.Second
 
+// browserEndGrace bounds how long grade waits, after the judge failed, for
+// the browser to report that it ended. A launched browser reports within a
+// second of dying (it collects the last of its output first).
+const browserEndGrace = 3 * time.Second
+
 // harnessError marks a failure of the harness (browser, server, web layer),
 // as opposed to something the agent did.
 type harnessError struct {
@@ -32,7 +38,13 @@ type harnessError struct {
 	err   error
 }
 
-func (e *harnessError) Error() string { return e.stage + ": " + e.err.Error() }
+func (e *harnessError) Error() string {
+	msg := e.err.Error()
+	if strings.HasPrefix(msg, e.stage+":") {
+		return msg // the error names its stage already
+	}
+	return e.stage + ": " + msg
+}
 func (e *harnessError) Unwrap() error { return e.err }
 
 // taskRun is everything one attempt of one task holds.
@@ -88,7 +100,7 @@ func (r *taskRun) run(parent context.Context) (*report.TaskResult, *transcript.R
 	if err != nil {
 		return errorResult(res, &harnessError{"tool server", err}), nil
 	}
-	session, err := mcpclient.Connect(ctx, transport, mcpclient.Options{Allow: r.cfg.Allow})
+	session, err := mcpclient.Connect(ctx, transport, mcpclient.Options{Allow: r.allow()})
 	if err != nil {
 		return errorResult(res, &harnessError{"tool server", err}), nil
 	}
@@ -129,6 +141,12 @@ func (r *taskRun) run(parent context.Context) (*report.TaskResult, *transcript.R
 	}
 	res.WebMisses = r.misses()
 	decide(res, out, verdict, res.WebMisses)
+	r.taint(res, out)
+	if parent.Err() != nil && out.Stop == agent.StopTimeout {
+		// The run was stopped (Ctrl-C), not the task's own timeout: the
+		// agent did not get its time, so its result says nothing.
+		res.Outcome, res.Reason = report.OutcomeError, "interrupted before the agent finished"
+	}
 	return res, rec
 }
 
@@ -178,15 +196,55 @@ func (r *taskRun) setUp(ctx context.Context) error {
 	return nil
 }
 
+// allow is the task's allow-list: the run's (the server profile's), plus
+// the unsafe tools the task explicitly allows. A run without an allow-list
+// offers every tool the server lists.
+func (r *taskRun) allow() []string {
+	if r.cfg.Allow == nil {
+		return nil
+	}
+	out := slices.Clone(r.cfg.Allow)
+	for _, tool := range r.task.AllowUnsafe {
+		if _, ok := r.cfg.Unsafe[tool]; ok && !slices.Contains(out, tool) {
+			out = append(out, tool)
+		}
+	}
+	return out
+}
+
+// taint marks a task whose agent called a tool that could have written the
+// evidence itself. Such a result proves nothing about the task, whatever
+// the contract says.
+func (r *taskRun) taint(res *report.TaskResult, out *agent.Outcome) {
+	if res.Outcome == report.OutcomeError {
+		return
+	}
+	for _, c := range out.Calls {
+		why, unsafe := r.cfg.Unsafe[c.Tool]
+		if !unsafe || c.Refused {
+			continue
+		}
+		res.Reason = strings.TrimPrefix(res.Reason+"; ", "; ") +
+			fmt.Sprintf("call %d used %s, which %s: a tainted result never counts as passed", c.Seq, c.Tool, why)
+		res.Outcome = report.OutcomeTainted
+		return
+	}
+}
+
 // grade has the judge observe the browser and evaluates the contract.
 func (r *taskRun) grade(ctx context.Context) (contract.Verdict, *contract.Observation, error) {
-	select {
-	case <-r.browser.Done():
-		return contract.Verdict{}, nil, &harnessError{"browser", fmt.Errorf("ended during the task: %w", r.browser.Err())}
-	default:
+	if err := r.browserEnded(ctx, 0); err != nil {
+		return contract.Verdict{}, nil, err
 	}
 	obs, err := r.judge.Observe(ctx, contract.Selectors(r.task.Postconditions))
 	if err != nil {
+		// The judge loses its connection the moment the browser dies,
+		// a little before the browser's own report (exit status, last
+		// output) is in. That report says what happened; a lost
+		// connection does not. So give it a moment to arrive.
+		if berr := r.browserEnded(ctx, browserEndGrace); berr != nil {
+			return contract.Verdict{}, nil, berr
+		}
 		return contract.Verdict{}, nil, &harnessError{"judge", err}
 	}
 	if len(obs.Screenshot.PNG) > 0 {
@@ -195,6 +253,31 @@ func (r *taskRun) grade(ctx context.Context) (contract.Verdict, *contract.Observ
 		}
 	}
 	return contract.Evaluate(r.task.Postconditions, obs, r.cfg.Classes), &obs, nil
+}
+
+// browserEnded returns the harness error for a browser that has ended,
+// waiting up to wait for it to end; nil if it still runs.
+func (r *taskRun) browserEnded(ctx context.Context, wait time.Duration) error {
+	ended := func() error {
+		return &harnessError{"browser", fmt.Errorf("ended during the task: %w", r.browser.Err())}
+	}
+	select {
+	case <-r.browser.Done():
+		return ended()
+	default:
+	}
+	if wait <= 0 {
+		return nil
+	}
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	select {
+	case <-r.browser.Done():
+		return ended()
+	case <-timer.C:
+	case <-ctx.Done():
+	}
+	return nil
 }
 
 // misses lists the replay server's misses, for the reason of a failure.

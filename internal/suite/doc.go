@@ -16,6 +16,8 @@
 //	                naming its element in server-independent terms, so other tool
 //	                servers' reference drivers can find it in their own snapshots
 //	rationale:      why the task is stable and what the contract pins
+//	allow_unsafe:   optional; tools that could forge the evidence (page script, DOM
+//	                rewriting) offered anyway; a task that called one is tainted
 //
 // The package depends on contract only; it never imports the agent, LLM or
 // tool-server code.

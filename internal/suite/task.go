@@ -39,6 +39,10 @@ type Task struct {
 	Reference []Step `json:"reference"`
 	// Rationale says why the task is stable and what its contract pins.
 	Rationale string `json:"rationale"`
+	// AllowUnsafe lists tools that could forge the evidence (a peer
+	// server's script or DOM tools) which this task nevertheless offers to
+	// the agent. A task in which one was called is tainted.
+	AllowUnsafe []string `json:"allow_unsafe,omitempty"`
 
 	// File is the path the task was loaded from; not part of the spec.
 	File string `json:"-"`
@@ -140,7 +144,7 @@ func (d *taskDecoder) fields(n *yaml.Node, path string, known ...string) map[str
 
 func (d *taskDecoder) task(n *yaml.Node) *Task {
 	f := d.fields(n, "", "id", "instruction", "start_url", "timeout", "budget", "tags",
-		"postconditions", "reference", "rationale")
+		"postconditions", "reference", "rationale", "allow_unsafe")
 	t := &Task{}
 	want := strings.TrimSuffix(filepath.Base(d.file), filepath.Ext(d.file))
 	t.ID = d.str(f["id"], "id", true)
@@ -181,6 +185,9 @@ func (d *taskDecoder) task(n *yaml.Node) *Task {
 		t.Reference = d.reference(v)
 	}
 	t.Rationale = d.str(f["rationale"], "rationale", true)
+	if v := f["allow_unsafe"]; v != nil {
+		t.AllowUnsafe = d.strings(v, "allow_unsafe")
+	}
 	return t
 }
 

@@ -1,0 +1,88 @@
+package runner_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"contractbench/internal/llm"
+	"contractbench/internal/report"
+	"contractbench/internal/runner"
+	"contractbench/internal/suite"
+	"contractbench/internal/transcript"
+)
+
+// BenchmarkSuite runs the whole suite as CI does: the replay agent plays
+// the committed transcripts against the built-in tool server in real
+// browsers on the fixture web. One op is one run of every task; tasks/s
+// is the throughput at each -j. Every task must pass: a faster run that
+// fails tasks measures nothing.
+//
+//	go test -run '^$' -bench BenchmarkSuite -benchtime 1x -count 5 ./internal/runner
+func BenchmarkSuite(b *testing.B) {
+	provider := replayProvider(b, webSuite.Tasks)
+	for _, j := range []int{1, 2, 4} {
+		b.Run(fmt.Sprintf("j=%d", j), func(b *testing.B) {
+			cfg := newConfig(b, webSuite.Tasks...)
+			cfg.Provider = provider
+			cfg.Parallel = j
+			runs := 0
+			for b.Loop() {
+				run, err := runner.Run(context.Background(), cfg)
+				if err != nil {
+					b.Fatalf("Run: %v", err)
+				}
+				if failed := notPassed(run); len(failed) > 0 || len(run.Results) != len(cfg.Tasks) {
+					b.Fatalf("%d of %d tasks reported, not passed: %s", len(run.Results), len(cfg.Tasks), strings.Join(failed, "; "))
+				}
+				runs++
+			}
+			b.ReportMetric(float64(runs*len(cfg.Tasks))/b.Elapsed().Seconds(), "tasks/s")
+		})
+	}
+}
+
+// replayProvider reads every task's committed transcript once and returns
+// a ProviderFunc that replays it, checked against the task spec's digest
+// as `contractbench run` checks it. Each attempt gets a fresh replay.
+func replayProvider(b *testing.B, tasks []*suite.Task) runner.ProviderFunc {
+	b.Helper()
+	type recording struct {
+		t      *transcript.Transcript
+		digest string
+	}
+	recs := make(map[string]recording, len(tasks))
+	for _, tk := range tasks {
+		tr, err := transcript.ReadFile(webSuite.TranscriptFile("builtin", tk.ID))
+		if err != nil {
+			b.Fatal(err)
+		}
+		canon, err := tk.Canonical()
+		if err != nil {
+			b.Fatalf("task %s: %v", tk.ID, err)
+		}
+		digest, err := transcript.TaskDigest(canon)
+		if err != nil {
+			b.Fatalf("task %s: %v", tk.ID, err)
+		}
+		recs[tk.ID] = recording{tr, digest}
+	}
+	return func(tk *suite.Task) (llm.Provider, error) {
+		r, ok := recs[tk.ID]
+		if !ok {
+			return nil, fmt.Errorf("no transcript for task %s", tk.ID)
+		}
+		return llm.NewReplay(r.t, r.digest), nil
+	}
+}
+
+func notPassed(run *report.Run) []string {
+	var out []string
+	for _, r := range run.Results {
+		if r.Outcome != report.OutcomePassed {
+			out = append(out, fmt.Sprintf("%s#%d %s (%s%s)", r.Task, r.Attempt, r.Outcome, r.Reason, r.FailedPostcondition))
+		}
+	}
+	return out
+}

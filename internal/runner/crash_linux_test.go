@@ -1,0 +1,146 @@
+package runner_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"contractbench/internal/report"
+	"contractbench/internal/runner"
+)
+
+// TestBrowserCrashEndsTheTaskAsError kills a task's browser at the agent's
+// first call. That task must end as a harness error naming the crash, and
+// the next task must still run, in a browser of its own, and pass.
+func TestBrowserCrashEndsTheTaskAsError(t *testing.T) {
+	t.Parallel()
+	crash := variant(t, exampleTask, "crash", nil)
+	next := task(t, exampleTask)
+	cfg := newConfig(t, crash, next)
+
+	// Tasks run one at a time, so the last browser a server was started
+	// for is the running task's.
+	var mu sync.Mutex
+	var current string
+	cfg.Server = func(ctx context.Context, browserURL string) (mcp.Transport, error) {
+		mu.Lock()
+		current = browserURL
+		mu.Unlock()
+		return inProcessServer(ctx, browserURL)
+	}
+	killErr := fmt.Errorf("the crash task made no call")
+	cfg.Progress = func(e runner.Event) {
+		if e.Task == "crash" && e.Step == "call" && e.Seq == 1 {
+			mu.Lock()
+			u := current
+			mu.Unlock()
+			killErr = killBrowser(u)
+		}
+	}
+
+	run := runWithin(t, context.Background(), 120*time.Second, cfg)
+	if killErr != nil {
+		t.Fatalf("killing the browser: %v", killErr)
+	}
+	if len(run.Results) != 2 {
+		t.Fatalf("%d results, want 2: the run goes on after a crash", len(run.Results))
+	}
+	got := run.Results[0]
+	if got.Outcome != report.OutcomeError ||
+		!strings.HasPrefix(got.Reason, "browser: ended during the task: ") ||
+		!strings.Contains(got.Reason, "ended unexpectedly (signal: killed)") {
+		t.Errorf("crashed task: outcome %s, reason %q; want error, %q with the signal", got.Outcome, got.Reason, "browser: ended during the task: ")
+	}
+	if got.Observation != nil {
+		t.Errorf("crashed task has an observation of a browser that was gone: %+v", got.Observation)
+	}
+	if r := run.Results[1]; r.Task != next.ID || r.Outcome != report.OutcomePassed {
+		t.Errorf("next task %s: %s (%s), want %s passed", r.Task, r.Outcome, r.Reason, next.ID)
+	}
+}
+
+// killBrowser sends SIGKILL to the Chromium serving DevTools at browserURL,
+// as a crash would end it, and waits until it has been reaped. Launched
+// browsers are children of this process; the one meant is the child whose
+// profile's DevToolsActivePort names the endpoint's port.
+func killBrowser(browserURL string) error {
+	u, err := url.Parse(browserURL)
+	if err != nil {
+		return err
+	}
+	pid, err := browserPID(u.Port())
+	if err != nil {
+		return err
+	}
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		return fmt.Errorf("kill %d: %w", pid, err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(filepath.Join("/proc", strconv.Itoa(pid))); os.IsNotExist(err) {
+			return nil
+		}
+	}
+	return fmt.Errorf("chromium %d still exists 10s after SIGKILL", pid)
+}
+
+func browserPID(port string) (int, error) {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return 0, err
+	}
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || parentOf(pid) != os.Getpid() {
+			continue
+		}
+		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err != nil {
+			continue
+		}
+		for arg := range bytes.SplitSeq(cmdline, []byte{0}) {
+			dir, ok := strings.CutPrefix(string(arg), "--user-data-dir=")
+			if !ok {
+				continue
+			}
+			data, err := os.ReadFile(filepath.Join(dir, "DevToolsActivePort"))
+			if err == nil && strings.TrimSpace(strings.SplitN(string(data), "\n", 2)[0]) == port {
+				return pid, nil
+			}
+		}
+	}
+	return 0, fmt.Errorf("no child process serves DevTools on port %s", port)
+}
+
+// parentOf returns the parent pid of pid from /proc/<pid>/stat, or -1.
+func parentOf(pid int) int {
+	stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return -1
+	}
+	// The command name is in parentheses and may contain spaces; the
+	// fields after it are state, then ppid.
+	i := bytes.LastIndexByte(stat, ')')
+	if i < 0 {
+		return -1
+	}
+	fields := strings.Fields(string(stat[i+1:]))
+	if len(fields) < 2 {
+		return -1
+	}
+	ppid, err := strconv.Atoi(fields[1])
+	if err != nil {
+		return -1
+	}
+	return ppid
+}

@@ -1,0 +1,130 @@
+package runner_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/remote"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"contractbench/internal/agent"
+	"contractbench/internal/llm"
+	"contractbench/internal/report"
+	"contractbench/internal/suite"
+	"contractbench/internal/toolserver"
+)
+
+// forgery is what a peer server's evaluate tool lets an agent do: stay on
+// the Main Page, rewrite the address and the text, and satisfy task-09's
+// contract without ever reading the article.
+const forgery = `() => {
+  history.replaceState(null, '', '/wiki/Speed_of_light');
+  document.body.innerText = 'The speed of light in vacuum is 299,792,458 metres per second.';
+}`
+
+// serverWithEvaluate is the built-in tool server plus an evaluate_script
+// tool that really runs the given function in the page, as
+// chrome-devtools-mcp's does.
+func serverWithEvaluate(ctx context.Context, browserURL string) (mcp.Transport, error) {
+	srv, err := toolserver.New(ctx, toolserver.Options{BrowserURL: browserURL})
+	if err != nil {
+		return nil, err
+	}
+	type args struct {
+		Function string `json:"function" jsonschema:"a JavaScript function to run in the page"`
+	}
+	mcp.AddTool(srv.MCP(), &mcp.Tool{Name: "evaluate_script", Description: "Runs a JavaScript function in the page."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in args) (*mcp.CallToolResult, any, error) {
+			return nil, nil, evaluate(ctx, browserURL, in.Function)
+		})
+	serverEnd, clientEnd := mcp.NewInMemoryTransports()
+	ss, err := srv.MCP().Connect(context.Background(), serverEnd, nil)
+	if err != nil {
+		srv.Close()
+		return nil, err
+	}
+	go func() {
+		ss.Wait()
+		srv.Close()
+	}()
+	return clientEnd, nil
+}
+
+// evaluate runs fn in the browser's page (the task has one).
+func evaluate(ctx context.Context, browserURL, fn string) error {
+	allocCtx, cancelAlloc := remote.NewAllocator(ctx, browserURL)
+	defer cancelAlloc()
+	bctx, cancelBrowser := chromedp.NewContext(allocCtx)
+	defer cancelBrowser()
+	targets, err := chromedp.Targets(bctx)
+	if err != nil {
+		return err
+	}
+	for _, t := range targets {
+		if t.Type != "page" {
+			continue
+		}
+		pctx, cancel := chromedp.NewContext(bctx, chromedp.WithTargetID(t.TargetID), chromedp.WithDetachOnCancel())
+		defer cancel()
+		_, err := chromedp.Run(pctx, chromedp.Evaluate[any]("("+fn+")()"))
+		return err
+	}
+	return fmt.Errorf("no page")
+}
+
+// A contract is only proof if the agent cannot write the evidence itself:
+// a run that forges task-09's evidence never passes, whether the tool is
+// offered (tainted) or not (refused, so the forgery never happens).
+func TestForgedEvidenceNeverPasses(t *testing.T) {
+	t.Parallel()
+	script := func(*suite.Task) (llm.Provider, error) {
+		fn, _ := json.Marshal(map[string]string{"function": forgery})
+		return agent.NewScript("forger", []llm.ToolCall{{Name: "evaluate_script", Args: fn}}), nil
+	}
+	unsafe := map[string]string{"evaluate_script": "runs page script"}
+	allowed := []string{"navigate", "read_page", "find", "click", "type"}
+	tests := []struct {
+		name        string
+		allowUnsafe []string
+		want        report.Outcome
+		reason      string
+	}{
+		{"the task allows the tool", []string{"evaluate_script"}, report.OutcomeTainted, "call 1 used evaluate_script, which runs page script"},
+		{"the tool is not offered", nil, report.OutcomeFailed, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			task := variant(t, "task-09-wikipedia-speed-of-light", "task-09-forged", func(task *suite.Task) {
+				task.AllowUnsafe = tc.allowUnsafe
+			})
+			cfg := newConfig(t, task)
+			cfg.Server, cfg.Provider, cfg.Allow, cfg.Unsafe = serverWithEvaluate, script, allowed, unsafe
+			run := runWithin(t, context.Background(), 60*time.Second, cfg)
+			r := run.Results[0]
+			if r.Outcome != tc.want {
+				t.Fatalf("outcome %s (reason %q), want %s", r.Outcome, r.Reason, tc.want)
+			}
+			if !strings.Contains(r.Reason, tc.reason) {
+				t.Errorf("reason %q lacks %q", r.Reason, tc.reason)
+			}
+			call := r.Calls[0]
+			switch tc.want {
+			case report.OutcomeTainted:
+				// The forgery worked: the contract alone would have passed.
+				if r.FailedPostcondition != "" || call.Refused {
+					t.Errorf("the forged page failed %s (refused %v); the test no longer shows a forgery", r.FailedPostcondition, call.Refused)
+				}
+			case report.OutcomeFailed:
+				if !call.Refused {
+					t.Errorf("call to a tool that was not offered was not refused: %+v", call)
+				}
+			}
+		})
+	}
+}
