@@ -1,0 +1,106 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strings"
+)
+
+// ServerRow sums up one run of a suite against one tool server, for
+// comparing servers on the same tasks judged the same way.
+type ServerRow struct {
+	Server string `json:"server"`
+	Passed int    `json:"passed"`
+	Total  int    `json:"total"`
+	// MedianToolCalls is per task.
+	MedianToolCalls float64 `json:"median_tool_calls"`
+	// MedianCallBytes and P90CallBytes are over every tool call's reply.
+	MedianCallBytes float64 `json:"median_call_bytes"`
+	P90CallBytes    float64 `json:"p90_call_bytes"`
+	// MedianPageBytes is over the replies of the server's page tools
+	// (read_page, browser_snapshot, take_snapshot): what reading one page
+	// costs an agent.
+	MedianPageBytes float64 `json:"median_page_bytes"`
+	MedianCallMS    float64 `json:"median_call_ms"`
+	MedianTaskMS    float64 `json:"median_task_ms"`
+}
+
+// CompareRow computes the row of run, a run against one server whose page
+// tools are pageTools.
+func CompareRow(server string, run *Run, pageTools []string) ServerRow {
+	row := ServerRow{Server: server, Total: len(run.Results)}
+	var calls, callBytes, pageBytes, callMS, taskMS []float64
+	for _, r := range run.Results {
+		if r.Outcome.Passed() {
+			row.Passed++
+		}
+		calls = append(calls, float64(r.ToolCalls))
+		taskMS = append(taskMS, float64(r.DurationMS))
+		for _, c := range r.Calls {
+			if c.Refused {
+				continue
+			}
+			callBytes = append(callBytes, float64(c.ResponseBytes))
+			callMS = append(callMS, float64(c.DurationMS))
+			if slices.Contains(pageTools, c.Tool) {
+				pageBytes = append(pageBytes, float64(c.ResponseBytes))
+			}
+		}
+	}
+	row.MedianToolCalls = median(calls)
+	row.MedianCallBytes = median(callBytes)
+	row.P90CallBytes = percentile(callBytes, 0.9)
+	row.MedianPageBytes = median(pageBytes)
+	row.MedianCallMS = median(callMS)
+	row.MedianTaskMS = median(taskMS)
+	return row
+}
+
+// percentile is the nearest-rank p-quantile of xs (0 for none).
+func percentile(xs []float64, p float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	rank := int(math.Ceil(p*float64(len(s)))) - 1
+	return s[max(rank, 0)]
+}
+
+// WriteComparison renders rows as a Markdown table with each measure also
+// as a ratio to the row of base (the server compared against), when base
+// is among the rows.
+func WriteComparison(w io.Writer, rows []ServerRow, base string) error {
+	var ref *ServerRow
+	for i := range rows {
+		if rows[i].Server == base {
+			ref = &rows[i]
+		}
+	}
+	ratio := func(v, b float64) string {
+		if ref == nil || b == 0 {
+			return fmt.Sprintf("%.0f", v)
+		}
+		return fmt.Sprintf("%.0f (%.2f×)", v, v/b)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "| server | passed | median tool calls per task | median bytes per call | p90 bytes per call | median bytes per page read | median ms per call | median ms per task |\n")
+	fmt.Fprintf(&b, "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
+	for _, r := range rows {
+		var rb ServerRow
+		if ref != nil {
+			rb = *ref
+		}
+		fmt.Fprintf(&b, "| %s | %d / %d | %.1f | %s | %s | %s | %s | %s |\n", r.Server, r.Passed, r.Total, r.MedianToolCalls,
+			ratio(r.MedianCallBytes, rb.MedianCallBytes), ratio(r.P90CallBytes, rb.P90CallBytes),
+			ratio(r.MedianPageBytes, rb.MedianPageBytes), ratio(r.MedianCallMS, rb.MedianCallMS),
+			ratio(r.MedianTaskMS, rb.MedianTaskMS))
+	}
+	if ref != nil {
+		fmt.Fprintf(&b, "\nRatios (×) are against %s on the same tasks.\n", base)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}

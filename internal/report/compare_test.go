@@ -1,0 +1,41 @@
+package report
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestCompare(t *testing.T) {
+	run := func(outcomes []Outcome, pageBytes, otherBytes int64) *Run {
+		r := &Run{}
+		for i, o := range outcomes {
+			r.Results = append(r.Results, TaskResult{Task: string(rune('a' + i)), Attempt: 1, Outcome: o, ToolCalls: 2, DurationMS: 1000 * int64(i+1),
+				Calls: []Call{
+					{Seq: 1, Tool: "snap", ResponseBytes: pageBytes, DurationMS: 100},
+					{Seq: 2, Tool: "click", ResponseBytes: otherBytes, DurationMS: 300},
+					{Seq: 3, Tool: "evaluate", ResponseBytes: 99999, Refused: true},
+				}})
+		}
+		return r
+	}
+	peer := CompareRow("peer", run([]Outcome{OutcomePassed, OutcomePassed, OutcomeFailed}, 9000, 100), []string{"snap"})
+	ours := CompareRow("ours", run([]Outcome{OutcomePassed, OutcomePassed, OutcomePassed}, 3000, 100), []string{"snap"})
+	want := ServerRow{Server: "ours", Passed: 3, Total: 3, MedianToolCalls: 2, MedianCallBytes: 1550, P90CallBytes: 3000,
+		MedianPageBytes: 3000, MedianCallMS: 200, MedianTaskMS: 2000}
+	if ours != want {
+		t.Errorf("CompareRow = %+v\nwant          %+v (refused calls must not count)", ours, want)
+	}
+	var b strings.Builder
+	if err := WriteComparison(&b, []ServerRow{ours, peer}, "peer"); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{
+		"| ours | 3 / 3 | 2.0 | 1550 (0.34×) | 3000 (0.33×) | 3000 (0.33×) | 200 (1.00×) | 2000 (1.00×) |",
+		"| peer | 2 / 3 | 2.0 | 4550 (1.00×) | 9000 (1.00×) | 9000 (1.00×) | 200 (1.00×) | 2000 (1.00×) |",
+		"Ratios (×) are against peer on the same tasks.",
+	} {
+		if !strings.Contains(b.String(), line) {
+			t.Errorf("comparison lacks %q:\n%s", line, b.String())
+		}
+	}
+}

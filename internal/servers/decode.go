@@ -1,0 +1,426 @@
+package servers
+
+import (
+	"fmt"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"contractbench/internal/problem"
+)
+
+// FormatVersion is the servers.yaml format this package reads. A file of
+// another version is refused rather than half understood.
+const FormatVersion = 1
+
+// Load reads and validates a servers.yaml. Every problem found is returned
+// together, as a problem.List located by line and path
+// ("servers.yaml:40: servers[1].allow[3]: ...").
+func Load(path string) (*Set, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("servers: %w", err)
+	}
+	return parse(path, data)
+}
+
+// parse decodes the file's content; file names it in problems.
+func parse(file string, data []byte) (*Set, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, problem.List{{File: file, Msg: "not valid YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")}}
+	}
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
+		return nil, problem.List{{File: file, Msg: "empty file"}}
+	}
+	d := &decoder{file: file}
+	set := d.set(doc.Content[0])
+	if len(d.problems) > 0 {
+		return nil, d.problems
+	}
+	return set, nil
+}
+
+// The command placeholders, filled by Profile.Command.
+var commandPlaceholders = []string{"{self}", "{cdp_url}", "{root}", "{work_dir}"}
+
+// actionPlaceholders lists, per action, the placeholders its args may use;
+// the required ones are those the action cannot do without.
+var actionPlaceholders = map[Action]struct{ allowed, required []string }{
+	ActNavigate: {[]string{"{url}"}, []string{"{url}"}},
+	ActRead:     {},
+	ActClick:    {[]string{"{ref}"}, []string{"{ref}"}},
+	ActType:     {[]string{"{ref}", "{text}", "{submit}"}, []string{"{ref}", "{text}"}},
+	ActPressKey: {[]string{"{key}"}, []string{"{key}"}},
+	ActBack:     {},
+}
+
+var (
+	namePattern        = regexp.MustCompile(`^[a-z][a-z0-9-]*$`)
+	envNamePattern     = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	versionPattern     = regexp.MustCompile(`^[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$`)
+	placeholderPattern = regexp.MustCompile(`\{[a-z_]*\}`)
+)
+
+type decoder struct {
+	file     string
+	problems problem.List
+}
+
+func (d *decoder) add(n *yaml.Node, path, format string, args ...any) {
+	line := 0
+	if n != nil {
+		line = n.Line
+	}
+	d.problems = append(d.problems, problem.Problem{File: d.file, Line: line, Path: path, Msg: fmt.Sprintf(format, args...)})
+}
+
+// fields checks that n is a mapping with no unknown or repeated keys and
+// that the required ones are there, and returns its values by key.
+func (d *decoder) fields(n *yaml.Node, path string, required, optional []string) map[string]*yaml.Node {
+	out := map[string]*yaml.Node{}
+	if n.Kind != yaml.MappingNode {
+		d.add(n, path, "must be a mapping, not %s", problem.Describe(n))
+		return out
+	}
+	known := append(slices.Clone(required), optional...)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		p := join(path, k.Value)
+		switch {
+		case !slices.Contains(known, k.Value):
+			d.add(k, p, "unknown field %q (known: %s)", k.Value, strings.Join(known, ", "))
+		case out[k.Value] != nil:
+			d.add(k, p, "field %q appears twice", k.Value)
+		default:
+			out[k.Value] = v
+		}
+	}
+	for _, r := range required {
+		if out[r] == nil {
+			d.add(n, join(path, r), "missing")
+		}
+	}
+	return out
+}
+
+func (d *decoder) set(n *yaml.Node) *Set {
+	f := d.fields(n, "", []string{"format_version", "servers"}, nil)
+	if v := f["format_version"]; v != nil {
+		if v.Kind != yaml.ScalarNode || v.ShortTag() != "!!int" || v.Value != fmt.Sprint(FormatVersion) {
+			d.add(v, "format_version", "must be %d, not %s", FormatVersion, problem.Describe(v))
+		}
+	}
+	set := &Set{file: d.file}
+	v := f["servers"]
+	if v == nil {
+		return set
+	}
+	if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
+		d.add(v, "servers", "must be a non-empty list of servers, not %s", problem.Describe(v))
+		return set
+	}
+	seen := map[string]int{}
+	for i, c := range v.Content {
+		path := fmt.Sprintf("servers[%d]", i)
+		p := d.profile(c, path)
+		if p.name != "" {
+			if line, dup := seen[p.name]; dup {
+				d.add(c, path+".name", "%q is also the name of the server on line %d", p.name, line)
+			}
+			seen[p.name] = c.Line
+		}
+		set.profiles = append(set.profiles, p)
+	}
+	return set
+}
+
+func (d *decoder) profile(n *yaml.Node, path string) *Profile {
+	f := d.fields(n, path,
+		[]string{"name", "command", "snapshot_format", "allow", "page_tools", "actions"},
+		[]string{"package", "env", "unsafe", "excluded"})
+	p := &Profile{}
+	if v := f["name"]; v != nil {
+		p.name = d.str(v, path+".name")
+		if p.name != "" && !namePattern.MatchString(p.name) {
+			d.add(v, path+".name", "%q must be lower-case letters, digits and dashes", p.name)
+		}
+	}
+	if v := f["package"]; v != nil {
+		p.pkg = d.pkg(v, path+".package")
+	}
+	if v := f["command"]; v != nil {
+		p.command = d.command(v, path+".command", p.pkg != nil)
+	}
+	if v := f["env"]; v != nil {
+		p.env = d.env(v, path+".env")
+	}
+	if v := f["snapshot_format"]; v != nil {
+		p.format = Format(d.str(v, path+".snapshot_format"))
+		if p.format != "" && !slices.Contains(formats, p.format) {
+			d.add(v, path+".snapshot_format", "%q must be one of %s", p.format, joinFormats())
+		}
+	}
+	if v := f["unsafe"]; v != nil {
+		p.unsafe = d.reasons(v, path+".unsafe")
+	}
+	if v := f["excluded"]; v != nil {
+		p.excluded = d.reasons(v, path+".excluded")
+		for tool := range p.excluded {
+			if _, both := p.unsafe[tool]; both {
+				d.add(v, path+".excluded."+tool, "%q is also classed unsafe: a tool is in one class only", tool)
+			}
+		}
+	}
+	if v := f["allow"]; v != nil {
+		p.allow = d.allow(v, path+".allow", p)
+	}
+	if v := f["page_tools"]; v != nil {
+		p.page = d.tools(v, path+".page_tools")
+		for i, tool := range p.page {
+			if tool != "" && !slices.Contains(p.allow, tool) {
+				d.add(v.Content[i], fmt.Sprintf("%s.page_tools[%d]", path, i), "%q is not in allow", tool)
+			}
+		}
+	}
+	if v := f["actions"]; v != nil {
+		p.actions = d.actions(v, path+".actions", p)
+	}
+	return p
+}
+
+func (d *decoder) str(n *yaml.Node, path string) string {
+	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!str" {
+		d.add(n, path, "must be a string, not %s", problem.Describe(n))
+		return ""
+	}
+	if strings.TrimSpace(n.Value) == "" {
+		d.add(n, path, "must not be empty")
+	}
+	return n.Value
+}
+
+func (d *decoder) pkg(n *yaml.Node, path string) *Package {
+	f := d.fields(n, path, []string{"name", "version"}, nil)
+	pkg := &Package{}
+	if v := f["name"]; v != nil {
+		pkg.Name = d.str(v, path+".name")
+	}
+	if v := f["version"]; v != nil {
+		pkg.Version = d.str(v, path+".version")
+		if pkg.Version != "" && !versionPattern.MatchString(pkg.Version) {
+			d.add(v, path+".version", "%q must be an exact version (1.2.3), never a range: the benchmark pins what it measures", pkg.Version)
+		}
+	}
+	return pkg
+}
+
+// command checks the argv: strings, known placeholders, the browser's
+// endpoint passed, and {root} only where a package says what is there.
+func (d *decoder) command(n *yaml.Node, path string, hasPackage bool) []string {
+	if n.Kind != yaml.SequenceNode || len(n.Content) == 0 {
+		d.add(n, path, "must be a non-empty list of strings (the argv), not %s", problem.Describe(n))
+		return nil
+	}
+	argv := make([]string, len(n.Content))
+	usesCDP := false
+	for i, c := range n.Content {
+		p := fmt.Sprintf("%s[%d]", path, i)
+		argv[i] = d.str(c, p)
+		for _, ph := range placeholderPattern.FindAllString(argv[i], -1) {
+			switch {
+			case !slices.Contains(commandPlaceholders, ph):
+				d.add(c, p, "unknown placeholder %q (known: %s)", ph, strings.Join(commandPlaceholders, ", "))
+			case ph == "{cdp_url}":
+				usesCDP = true
+			case ph == "{root}" && !hasPackage:
+				d.add(c, p, "uses {root} but the server names no package to install there")
+			}
+		}
+	}
+	if !usesCDP {
+		d.add(n, path, "never passes {cdp_url}: the server would drive a browser of its own, which the judge does not watch")
+	}
+	return argv
+}
+
+func (d *decoder) env(n *yaml.Node, path string) map[string]string {
+	env := map[string]string{}
+	seen := map[string]bool{}
+	if n.Kind != yaml.MappingNode {
+		d.add(n, path, "must be a mapping of variable to value, not %s", problem.Describe(n))
+		return env
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		p := join(path, k.Value)
+		switch {
+		case !envNamePattern.MatchString(k.Value):
+			d.add(k, p, "%q is not a variable name", k.Value)
+		case seen[k.Value]:
+			d.add(k, p, "variable %q appears twice", k.Value)
+		}
+		seen[k.Value] = true
+		if v.Kind != yaml.ScalarNode || v.ShortTag() != "!!str" {
+			d.add(v, p, "must be a string (quote numbers: \"1\"), not %s", problem.Describe(v))
+			continue
+		}
+		for _, ph := range placeholderPattern.FindAllString(v.Value, -1) {
+			if !slices.Contains(commandPlaceholders, ph) {
+				d.add(v, p, "unknown placeholder %q (known: %s)", ph, strings.Join(commandPlaceholders, ", "))
+			}
+		}
+		env[k.Value] = v.Value
+	}
+	return env
+}
+
+// reasons decodes a tool -> reason mapping.
+func (d *decoder) reasons(n *yaml.Node, path string) map[string]string {
+	out := map[string]string{}
+	if n.Kind != yaml.MappingNode {
+		d.add(n, path, "must be a mapping of tool to reason, not %s", problem.Describe(n))
+		return out
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		p := join(path, k.Value)
+		if _, dup := out[k.Value]; dup {
+			d.add(k, p, "tool %q appears twice", k.Value)
+			continue
+		}
+		out[k.Value] = d.str(v, p)
+	}
+	return out
+}
+
+// tools decodes a list of distinct tool names.
+func (d *decoder) tools(n *yaml.Node, path string) []string {
+	if n.Kind != yaml.SequenceNode {
+		d.add(n, path, "must be a list of tool names, not %s", problem.Describe(n))
+		return nil
+	}
+	out := make([]string, len(n.Content))
+	for i, c := range n.Content {
+		p := fmt.Sprintf("%s[%d]", path, i)
+		out[i] = d.str(c, p)
+		if out[i] != "" && slices.Contains(out[:i], out[i]) {
+			d.add(c, p, "%q is listed twice", out[i])
+		}
+	}
+	return out
+}
+
+// allow decodes the allow-list; a tool classed unsafe or excluded may not
+// be in it.
+func (d *decoder) allow(n *yaml.Node, path string, p *Profile) []string {
+	tools := d.tools(n, path)
+	if n.Kind == yaml.SequenceNode && len(n.Content) == 0 {
+		d.add(n, path, "must offer at least one tool")
+	}
+	for i, tool := range tools {
+		at := fmt.Sprintf("%s[%d]", path, i)
+		if why, ok := p.unsafe[tool]; ok {
+			d.add(n.Content[i], at, "%q is classed unsafe (%s): unsafe tools are offered only to a task that allows them, never in allow", tool, why)
+		}
+		if why, ok := p.excluded[tool]; ok {
+			d.add(n.Content[i], at, "%q is excluded (%s)", tool, why)
+		}
+	}
+	return tools
+}
+
+func (d *decoder) actions(n *yaml.Node, path string, p *Profile) map[Action]template {
+	names := make([]string, len(Actions))
+	for i, a := range Actions {
+		names[i] = string(a)
+	}
+	f := d.fields(n, path, names, nil)
+	out := map[Action]template{}
+	for _, a := range Actions {
+		if v := f[string(a)]; v != nil {
+			out[a] = d.action(v, join(path, string(a)), a, p)
+		}
+	}
+	return out
+}
+
+func (d *decoder) action(n *yaml.Node, path string, a Action, p *Profile) template {
+	f := d.fields(n, path, []string{"tool"}, []string{"args"})
+	var t template
+	if v := f["tool"]; v != nil {
+		t.tool = d.str(v, path+".tool")
+		if t.tool != "" && p.allow != nil && !slices.Contains(p.allow, t.tool) {
+			d.add(v, path+".tool", "%q is not in allow: the reference driver plays only tools agents are offered", t.tool)
+		}
+	}
+	rules := actionPlaceholders[a]
+	used := map[string]bool{}
+	if v := f["args"]; v != nil {
+		if v.Kind != yaml.MappingNode {
+			d.add(v, path+".args", "must be a mapping, not %s", problem.Describe(v))
+		} else {
+			d.placeholders(v, path+".args", a, rules.allowed, used)
+			if err := v.Decode(&t.args); err != nil {
+				d.add(v, path+".args", "%v", err)
+			}
+		}
+	}
+	for _, ph := range rules.required {
+		if !used[ph] {
+			d.add(n, path+".args", "never uses %s: %s cannot be played without it", ph, a)
+		}
+	}
+	return t
+}
+
+// placeholders checks every string under n: one that mentions a
+// placeholder must be exactly one the action allows.
+func (d *decoder) placeholders(n *yaml.Node, path string, a Action, allowed []string, used map[string]bool) {
+	switch n.Kind {
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			d.placeholders(n.Content[i+1], join(path, n.Content[i].Value), a, allowed, used)
+		}
+	case yaml.SequenceNode:
+		for i, c := range n.Content {
+			d.placeholders(c, fmt.Sprintf("%s[%d]", path, i), a, allowed, used)
+		}
+	case yaml.ScalarNode:
+		if !strings.ContainsAny(n.Value, "{}") {
+			return
+		}
+		if !slices.Contains(allowed, n.Value) {
+			// Count the placeholders it mentions as used: this problem
+			// is the one to fix, not a second "never uses" one.
+			for _, ph := range placeholderPattern.FindAllString(n.Value, -1) {
+				used[ph] = true
+			}
+			known := "none"
+			if len(allowed) > 0 {
+				known = strings.Join(allowed, ", ")
+			}
+			d.add(n, path, "%q is not a placeholder of %s (a value is exactly one of: %s)", n.Value, a, known)
+			return
+		}
+		used[n.Value] = true
+	}
+}
+
+func joinFormats() string {
+	s := make([]string, len(formats))
+	for i, f := range formats {
+		s[i] = string(f)
+	}
+	return strings.Join(s, ", ")
+}
+
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}

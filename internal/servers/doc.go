@@ -1,0 +1,46 @@
+// Package servers owns the profiles of the MCP browser tool servers a suite
+// can run against (benchmarks/servers.yaml): the built-in server and the
+// peers @playwright/mcp and chrome-devtools-mcp. A profile says how to start
+// the server against the runner's Chromium, which of its tools agents are
+// offered, and how to play a task's reference solution on it.
+//
+// # Tool classes
+//
+// Every tool a server lists is in exactly one class. Allowed tools are
+// offered to agents. Unsafe tools could forge the evidence the judge reads:
+// a peer's evaluate tool can write "299,792,458" into the page, and a
+// dom_text contract would then pass without the agent ever finding the
+// number. They are never offered unless a task names them in allow_unsafe,
+// and the runner reports a task that called one as tainted, never passed.
+// Excluded tools are never offered at all (closing the task's tab, changing
+// the viewport the screenshot is judged at, profilers).
+//
+// # Starting a server
+//
+// Profile.Command builds the process: placeholders in the command and
+// environment are filled in ({self}, {cdp_url}, {root}, {work_dir}), npm
+// peers run from {root}/node_modules, and API keys and tokens are left out
+// of the child's environment. Installed says what is missing for a peer
+// (node, the pinned package) and that `make peers` installs it.
+//
+// # Reference drivers
+//
+// Profile.Reference returns an llm.Provider that plays a task's reference
+// solution on the profile's server. Reference steps are written for the
+// built-in server and name the element of each click and type by a
+// server-independent suite.Target (role, accessible name, part of the
+// URL). For the built-in server the steps are replayed as written. For a
+// peer each step becomes that server's calls: a click or type first calls
+// the server's snapshot tool, and the next turn finds the target in the
+// snapshot it returned and acts on the peer's own ref or uid for it. The
+// same steps on the same pages give the same calls, so transcripts recorded
+// this way replay.
+//
+// # Imports
+//
+// The package imports suite (reference steps), llm (the provider
+// interface), problem (located decode errors), the YAML library and the MCP
+// SDK. It must not import the judge, the browser, the tool server, the
+// agent loop, the runner or the CLI: it describes servers and plays the
+// agent's part, nothing more.
+package servers

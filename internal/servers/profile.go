@@ -1,0 +1,285 @@
+package servers
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Set is the servers of one servers.yaml, in file order.
+type Set struct {
+	file     string
+	profiles []*Profile
+}
+
+// Get returns the profile named name.
+func (s *Set) Get(name string) (*Profile, error) {
+	for _, p := range s.profiles {
+		if p.name == name {
+			return p, nil
+		}
+	}
+	return nil, fmt.Errorf("%s: no server %q (known: %s)", s.file, name, strings.Join(s.Names(), ", "))
+}
+
+// Names lists the servers in file order.
+func (s *Set) Names() []string {
+	names := make([]string, len(s.profiles))
+	for i, p := range s.profiles {
+		names[i] = p.name
+	}
+	return names
+}
+
+// Format is how a server's snapshot reads, and so how the reference driver
+// finds a target in it.
+type Format string
+
+const (
+	// FormatBuiltin marks the built-in server: reference steps already
+	// carry its refs and are replayed as written.
+	FormatBuiltin Format = "builtin"
+	// FormatPlaywright is @playwright/mcp's ARIA snapshot: YAML list items
+	// `role "name" [ref=e12]`, with a link's URL in a `/url:` child.
+	FormatPlaywright Format = "playwright"
+	// FormatChromeDevtools is chrome-devtools-mcp's accessibility tree: one
+	// node per line, `uid=3_14 role "name" url="..."`.
+	FormatChromeDevtools Format = "chrome-devtools"
+)
+
+var formats = []Format{FormatBuiltin, FormatPlaywright, FormatChromeDevtools}
+
+// Action is an abstract browser action the reference driver plays.
+type Action string
+
+// The actions every profile maps onto its tools.
+const (
+	ActNavigate Action = "navigate"
+	ActRead     Action = "read"
+	ActClick    Action = "click"
+	ActType     Action = "type"
+	ActPressKey Action = "press_key"
+	ActBack     Action = "back"
+)
+
+// Actions lists every action, in the order servers.yaml documents them.
+var Actions = []Action{ActNavigate, ActRead, ActClick, ActType, ActPressKey, ActBack}
+
+// Package is an npm package a peer runs from.
+type Package struct {
+	Name    string
+	Version string
+}
+
+// Profile is one server of servers.yaml. It is immutable once loaded.
+type Profile struct {
+	name     string
+	pkg      *Package
+	command  []string
+	env      map[string]string
+	format   Format
+	allow    []string
+	unsafe   map[string]string
+	excluded map[string]string
+	page     []string
+	actions  map[Action]template
+}
+
+// template is one action's tool call, with placeholders in its args.
+type template struct {
+	tool string
+	// args is the decoded YAML mapping: strings, numbers, booleans, lists
+	// and maps, any string possibly a whole placeholder.
+	args map[string]any
+}
+
+// Name is the server's name, as --server gives it.
+func (p *Profile) Name() string { return p.name }
+
+// Package is the npm package the server runs from, or nil for the built-in
+// server.
+func (p *Profile) Package() *Package {
+	if p.pkg == nil {
+		return nil
+	}
+	c := *p.pkg
+	return &c
+}
+
+// Format says how the server's snapshot reads.
+func (p *Profile) Format() Format { return p.format }
+
+// Allow returns the tools offered to agents.
+func (p *Profile) Allow() []string { return slices.Clone(p.allow) }
+
+// Unsafe reports whether tool is classed unsafe, and why.
+func (p *Profile) Unsafe(tool string) (reason string, ok bool) {
+	reason, ok = p.unsafe[tool]
+	return reason, ok
+}
+
+// UnsafeTools returns every unsafe tool with its reason, as the runner's
+// Config.Unsafe wants it.
+func (p *Profile) UnsafeTools() map[string]string { return maps.Clone(p.unsafe) }
+
+// Excluded reports whether tool is never offered, and why.
+func (p *Profile) Excluded(tool string) (reason string, ok bool) {
+	reason, ok = p.excluded[tool]
+	return reason, ok
+}
+
+// Classified reports whether servers.yaml puts tool in any class (allowed,
+// unsafe or excluded). A tool the server lists that is not classified is
+// a tool nobody has reviewed.
+func (p *Profile) Classified(tool string) bool {
+	_, unsafe := p.unsafe[tool]
+	_, excluded := p.excluded[tool]
+	return unsafe || excluded || slices.Contains(p.allow, tool)
+}
+
+// PageTool reports whether tool's replies are page snapshots.
+func (p *Profile) PageTool(tool string) bool { return slices.Contains(p.page, tool) }
+
+// Tool returns the tool an action maps to.
+func (p *Profile) Tool(a Action) string { return p.actions[a].tool }
+
+// Spawn is what starting a server for one task needs.
+type Spawn struct {
+	// Root is the folder whose node_modules holds the peers (the
+	// repository root); it fills {root}.
+	Root string
+	// Self is this program's executable; it fills {self}.
+	Self string
+	// CDPURL is the browser's DevTools endpoint; it fills {cdp_url}.
+	CDPURL string
+	// WorkDir is the server's working directory and fills {work_dir}.
+	// Peers write files there (Playwright's snapshots, any file name an
+	// agent passes a tool), so it should be a scratch folder of the task's
+	// own, never the repository. Empty keeps the caller's directory, which
+	// only a server without {work_dir} accepts.
+	WorkDir string
+	// Environ is the environment to start from, as os.Environ gives it.
+	Environ []string
+}
+
+// Command returns the server's process for one task: placeholders
+// replaced, the profile's env added to s.Environ, and every *_API_KEY and
+// *_TOKEN variable left out (no tool server has a use for them, and a
+// peer's process is not ours to trust with them). The caller starts it,
+// usually through Transport.
+func (p *Profile) Command(s Spawn) (*exec.Cmd, error) {
+	values := []struct{ ph, val string }{
+		{"{self}", s.Self}, {"{cdp_url}", s.CDPURL}, {"{root}", s.Root}, {"{work_dir}", s.WorkDir},
+	}
+	fill := func(v string) (string, error) {
+		for _, x := range values {
+			if !strings.Contains(v, x.ph) {
+				continue
+			}
+			if x.val == "" {
+				return "", fmt.Errorf("server %s: %s is used but not given", p.name, x.ph)
+			}
+			v = strings.ReplaceAll(v, x.ph, x.val)
+		}
+		return v, nil
+	}
+	argv := make([]string, len(p.command))
+	for i, a := range p.command {
+		v, err := fill(a)
+		if err != nil {
+			return nil, err
+		}
+		argv[i] = v
+	}
+	env := make([]string, 0, len(s.Environ)+len(p.env))
+	for _, kv := range s.Environ {
+		name, _, _ := strings.Cut(kv, "=")
+		if secret(name) {
+			continue
+		}
+		if _, override := p.env[name]; override {
+			continue
+		}
+		env = append(env, kv)
+	}
+	for _, name := range slices.Sorted(maps.Keys(p.env)) {
+		v, err := fill(p.env[name])
+		if err != nil {
+			return nil, err
+		}
+		env = append(env, name+"="+v)
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = env
+	cmd.Dir = s.WorkDir
+	return cmd, nil
+}
+
+// terminateGrace is how long a server has to exit after its stdin closes
+// before it is killed. Node servers need a moment to detach from the
+// browser; they must never take the browser down with them.
+const terminateGrace = 2 * time.Second
+
+// Transport returns an MCP transport that starts the server's process on
+// Connect and stops it on Close. The server's stderr is discarded: peers
+// print banners there, and what the agent sees goes over MCP.
+func (p *Profile) Transport(s Spawn) (mcp.Transport, error) {
+	cmd, err := p.Command(s)
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.CommandTransport{Command: cmd, TerminateDuration: terminateGrace}, nil
+}
+
+// secret reports whether an environment variable holds a credential.
+func secret(name string) bool {
+	return strings.HasSuffix(name, "_API_KEY") || strings.HasSuffix(name, "_TOKEN")
+}
+
+// Installed checks that the server can start from root: for a peer, that
+// node is on PATH and root/node_modules holds its package at the pinned
+// version. The error says what is missing and how to install it. The
+// built-in server is always installed.
+func (p *Profile) Installed(root string) error {
+	if p.pkg == nil {
+		return nil
+	}
+	var missing []string
+	// A bare program name (node) is looked up on PATH when the process
+	// starts; look now, so the error comes before the run does.
+	if prog := p.command[0]; !strings.ContainsAny(prog, "/{") {
+		if _, err := exec.LookPath(prog); err != nil {
+			missing = append(missing, fmt.Sprintf("%s is not on PATH (for node: apt-get install nodejs npm)", prog))
+		}
+	}
+	manifest := filepath.Join(root, "node_modules", filepath.FromSlash(p.pkg.Name), "package.json")
+	switch data, err := os.ReadFile(manifest); {
+	case errors.Is(err, fs.ErrNotExist):
+		missing = append(missing, fmt.Sprintf("%s is not installed (no %s)", p.pkg.Name, manifest))
+	case err != nil:
+		missing = append(missing, fmt.Sprintf("%s: %v", manifest, err))
+	default:
+		var m struct {
+			Version string `json:"version"`
+		}
+		if err := json.Unmarshal(data, &m); err != nil {
+			missing = append(missing, fmt.Sprintf("%s: %v", manifest, err))
+		} else if m.Version != p.pkg.Version {
+			missing = append(missing, fmt.Sprintf("%s %s is installed, want %s", p.pkg.Name, m.Version, p.pkg.Version))
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	return fmt.Errorf("server %s is not ready: %s; run `make peers` to install the pinned peers", p.name, strings.Join(missing, "; "))
+}
