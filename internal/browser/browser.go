@@ -29,6 +29,11 @@ type Options struct {
 	// stderr. It must not block for long: Chromium stalls when its output
 	// is not read. The last few KiB are kept either way for crash reports.
 	Stderr io.Writer
+	// Env is the environment Chromium starts from; HOME, TMPDIR and the XDG
+	// folders are always pointed into the per-launch directory. nil means
+	// nothing but a standard PATH: the browser is not handed the caller's
+	// environment (API keys included) unless the caller says so.
+	Env []string
 	// TempDir is the parent of the per-launch directory. Empty means the
 	// system's temporary directory.
 	TempDir string

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -133,7 +134,11 @@ func startProcess(execPath string, opts Options, dir string, lock *os.File) (*pr
 	cmd := exec.Command(execPath, commandLine(opts, filepath.Join(dir, "profile"))...)
 	// Later entries win, so these override the inherited ones: whatever
 	// Chromium and its helpers write outside the profile lands in dir.
-	cmd.Env = append(os.Environ(),
+	env := opts.Env
+	if env == nil {
+		env = []string{"PATH=/usr/local/bin:/usr/bin:/bin"}
+	}
+	cmd.Env = append(slices.Clone(env),
 		"TMPDIR="+filepath.Join(dir, "tmp"),
 		"HOME="+home,
 		"XDG_CACHE_HOME="+filepath.Join(home, ".cache"),

@@ -21,6 +21,7 @@ func commands() []command {
 	return []command{
 		runCommand,
 		recordCommand,
+		compareCommand,
 		judgeCommand,
 		validateCommand,
 		webCommand,

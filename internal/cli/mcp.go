@@ -7,6 +7,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"contractbench/internal/browser"
+	"contractbench/internal/servers"
 	"contractbench/internal/toolserver"
 	"contractbench/internal/webreplay"
 )
@@ -46,7 +47,7 @@ func runMCP(st *State, args []string) error {
 
 	url := *cdp
 	if url == "" {
-		opts := browser.Options{ExecPath: st.Getenv("CONTRACTBENCH_CHROMIUM"), NoSandbox: st.Root}
+		opts := browser.Options{ExecPath: st.Getenv("CONTRACTBENCH_CHROMIUM"), NoSandbox: st.Root, Env: servers.WithoutSecrets(st.Environ())}
 		switch *web {
 		case "live":
 		case "replay":

@@ -37,6 +37,7 @@ func runRecord(st *State, args []string) error {
 	fs.Var(&f.tasks, "task", "task id or number prefix (repeatable; default all)")
 	fs.StringVar(&f.agent, "agent", agentReference, "reference, anthropic (alias claude) or openai")
 	fs.StringVar(&f.server, "server", "builtin", "MCP tool server to record against")
+	fs.StringVar(&f.serversFile, "servers", "", "file describing the MCP tool servers (default: servers.yaml beside the suite folder)")
 	fs.StringVar(&f.web, "web", "replay", "replay, live or record")
 	fs.IntVar(&f.parallel, "j", 1, "tasks run in parallel")
 	fs.StringVar(&f.model, "model", "", "model for paid agents (default: the provider's)")

@@ -7,18 +7,17 @@ import (
 	"io/fs"
 	"net/http"
 	"os"
-	"os/exec"
-	"strings"
+	"path/filepath"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"contractbench/internal/agent"
 	"contractbench/internal/browser"
 	"contractbench/internal/llm"
 	"contractbench/internal/phash"
 	"contractbench/internal/report"
 	"contractbench/internal/runner"
+	"contractbench/internal/servers"
 	"contractbench/internal/suite"
 	"contractbench/internal/transcript"
 	"contractbench/internal/webreplay"
@@ -43,6 +42,8 @@ type runOptions struct {
 	browserURL string
 	// transcripts is the folder replay reads from (default: the suite's).
 	transcripts string
+	// serversFile describes the tool servers (default benchmarks/servers.yaml).
+	serversFile string
 }
 
 // newRunConfig checks every input a run needs before anything starts, so a
@@ -57,8 +58,9 @@ func newRunConfig(st *State, o runOptions) (*runner.Config, error) {
 	if err != nil {
 		return nil, asUsage(err)
 	}
-	if o.server != "builtin" {
-		return nil, usagef("unknown server %q: the built-in server is the only one (builtin)", o.server)
+	profile, root, err := serverProfile(o.serversFile, o.suiteDir, o.server)
+	if err != nil {
+		return nil, err
 	}
 	web := o.web
 	switch web {
@@ -82,14 +84,17 @@ func newRunConfig(st *State, o runOptions) (*runner.Config, error) {
 	caps := llm.DefaultCaps()
 	for _, t := range tasks {
 		if _, err := caps.Lower(runner.TaskCaps(t.Budget)); err != nil {
-			return nil, usagef("%s: budget: %v", t.File, err)
+			// Lower's error starts with "budget: " and names the cap.
+			return nil, usagef("%s: %v", t.File, err)
 		}
 	}
 
 	cfg := &runner.Config{
 		Suite:    s,
 		Tasks:    tasks,
-		Server:   builtinServer(st),
+		Server:   serverFunc(st, profile, root),
+		Allow:    profile.Allow(),
+		Unsafe:   profile.UnsafeTools(),
 		Web:      web,
 		Caps:     caps,
 		Prices:   prices,
@@ -98,11 +103,12 @@ func newRunConfig(st *State, o runOptions) (*runner.Config, error) {
 		Browser: browser.Options{
 			ExecPath:  st.Getenv("CONTRACTBENCH_CHROMIUM"),
 			NoSandbox: st.Root,
+			Env:       servers.WithoutSecrets(st.Environ()),
 		},
 		BrowserURL: o.browserURL,
 		Now:        st.Now,
 	}
-	cfg.Provider, err = providerFunc(st, s, tasks, o)
+	cfg.Provider, err = providerFunc(st, s, tasks, o, prices, profile)
 	if err != nil {
 		return nil, err
 	}
@@ -133,17 +139,16 @@ func newRunConfig(st *State, o runOptions) (*runner.Config, error) {
 }
 
 // providerFunc returns what plays the agent in each task. Everything that
-// can be checked before the run (keys, the paid-call opt-in, transcripts)
-// is checked here.
-func providerFunc(st *State, s *suite.Suite, tasks []*suite.Task, o runOptions) (runner.ProviderFunc, error) {
+// can be checked before the run (keys, the paid-call opt-in, the model's
+// price, transcripts) is checked here.
+func providerFunc(st *State, s *suite.Suite, tasks []*suite.Task, o runOptions, prices *llm.Prices, server *servers.Profile) (runner.ProviderFunc, error) {
 	if o.agent == agentReference {
-		return func(t *suite.Task) (llm.Provider, error) {
-			calls := make([]llm.ToolCall, len(t.Reference))
-			for i, step := range t.Reference {
-				calls[i] = llm.ToolCall{Name: step.Tool, Args: step.Args}
+		for _, t := range tasks {
+			if err := server.CheckReference(t.Reference); err != nil {
+				return nil, usagef("%s: reference on server %s: %v", t.File, server.Name(), err)
 			}
-			return agent.NewScript(agentReference, calls), nil
-		}, nil
+		}
+		return func(t *suite.Task) (llm.Provider, error) { return server.Reference(t.Reference), nil }, nil
 	}
 	name, err := llm.ResolveName(o.agent)
 	if err != nil {
@@ -180,8 +185,12 @@ func providerFunc(st *State, s *suite.Suite, tasks []*suite.Task, o runOptions) 
 			return nil, asUsage(err)
 		}
 		opts := llm.AnthropicOptions{APIKey: key, BaseURL: st.Getenv("ANTHROPIC_BASE_URL"), Model: o.model}
-		if _, err := llm.NewAnthropic(opts); err != nil {
+		p, err := llm.NewAnthropic(opts)
+		if err != nil {
 			return nil, asUsage(err)
+		}
+		if err := checkPriced(prices, p); err != nil {
+			return nil, err
 		}
 		return func(*suite.Task) (llm.Provider, error) { return llm.NewAnthropic(opts) }, nil
 	case llm.NameOpenAI:
@@ -194,12 +203,26 @@ func providerFunc(st *State, s *suite.Suite, tasks []*suite.Task, o runOptions) 
 			return nil, asUsage(err)
 		}
 		opts := llm.OpenAIOptions{APIKey: key, BaseURL: base, Model: o.model}
-		if _, err := llm.NewOpenAI(opts); err != nil {
+		p, err := llm.NewOpenAI(opts)
+		if err != nil {
 			return nil, asUsage(err)
+		}
+		if err := checkPriced(prices, p); err != nil {
+			return nil, err
 		}
 		return func(*suite.Task) (llm.Provider, error) { return llm.NewOpenAI(opts) }, nil
 	}
 	return nil, usagef("unknown agent %q", o.agent)
+}
+
+// checkPriced refuses a paid model the price table does not list, before
+// its first call: without a price the max_usd cap could not be enforced,
+// and finding out after the first response would already have cost money.
+func checkPriced(prices *llm.Prices, p llm.Provider) error {
+	if _, err := prices.Lookup(p.Model()); err != nil {
+		return usagef("%s: %v (pass --price %s=IN,OUT[,CACHE_READ,CACHE_WRITE])", p.Name(), err, p.Model())
+	}
+	return nil
 }
 
 // taskDigest is the digest a transcript of t carries.
@@ -211,32 +234,59 @@ func taskDigest(t *suite.Task) (string, error) {
 	return transcript.TaskDigest(canon)
 }
 
-// builtinServer spawns this binary's own MCP server for each task, so the
-// agent's tools cross a real stdio MCP boundary. API keys are not passed
-// on: the tool server has no use for them.
-func builtinServer(st *State) runner.ServerFunc {
-	return func(ctx context.Context, browserURL string) (mcp.Transport, error) {
-		if st.Executable == "" {
-			return nil, errors.New("cannot find this program's executable to start its MCP server")
-		}
-		cmd := exec.Command(st.Executable, "mcp", "--cdp", browserURL)
-		cmd.Env = childEnv(st.Environ())
-		cmd.Stderr = nil
-		return &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, nil
+// serverFunc starts the server of profile for each task, over stdio, so
+// the agent's tools cross a real MCP boundary. The built-in server is this
+// binary's own "mcp" command; peers run from root/node_modules (make
+// peers). API keys are not passed on: no server has any use for them.
+func serverFunc(st *State, profile *servers.Profile, root string) runner.ServerFunc {
+	return func(ctx context.Context, browserURL, workDir string) (mcp.Transport, error) {
+		return profile.Transport(servers.Spawn{Root: root, Self: st.Executable, CDPURL: browserURL,
+			WorkDir: workDir, Environ: st.Environ()})
 	}
 }
 
-// childEnv drops secrets from an environment passed to a child process.
-func childEnv(env []string) []string {
-	out := env[:0:0]
-	for _, kv := range env {
-		name, _, _ := strings.Cut(kv, "=")
-		if strings.HasSuffix(name, "_API_KEY") || strings.HasSuffix(name, "_TOKEN") {
-			continue
+// serversFileOf is where a suite's server profiles live by default: beside
+// the suite's folder (benchmarks/servers.yaml for benchmarks/webvoyager).
+func serversFileOf(suiteDir string) string {
+	return filepath.Join(filepath.Dir(filepath.Clean(suiteDir)), "servers.yaml")
+}
+
+// serverProfile loads the named server's profile from file (default: the
+// one beside the suite; a suite without one has the built-in server only)
+// and checks it can start. root is the folder whose node_modules holds the
+// peers: the nearest folder above the profiles file with a package.json.
+func serverProfile(file, suiteDir, name string) (*servers.Profile, string, error) {
+	if file == "" {
+		file = serversFileOf(suiteDir)
+		if _, err := os.Stat(file); errors.Is(err, fs.ErrNotExist) && name == "builtin" {
+			return servers.Builtin(), "", nil
 		}
-		out = append(out, kv)
 	}
-	return out
+	set, err := servers.Load(file)
+	if err != nil {
+		return nil, "", asUsage(err)
+	}
+	p, err := set.Get(name)
+	if err != nil {
+		return nil, "", asUsage(err)
+	}
+	root, err := filepath.Abs(filepath.Dir(file))
+	if err != nil {
+		return nil, "", err
+	}
+	for dir := root; ; dir = filepath.Dir(dir) {
+		if _, err := os.Stat(filepath.Join(dir, "package.json")); err == nil {
+			root = dir
+			break
+		}
+		if dir == filepath.Dir(dir) {
+			break
+		}
+	}
+	if err := p.Installed(root); err != nil {
+		return nil, "", asUsage(err)
+	}
+	return p, root, nil
 }
 
 // loadClasses loads the suite's screenshot classes; a suite without the

@@ -31,7 +31,9 @@ const (
 
 // ServerFunc starts the MCP tool server for one task, pointed at the
 // browser's DevTools endpoint, and returns the transport to reach it.
-type ServerFunc func(ctx context.Context, browserURL string) (mcp.Transport, error)
+// workDir is an empty folder of the task's, removed when the task ends:
+// the server's working directory, so nothing it writes lands elsewhere.
+type ServerFunc func(ctx context.Context, browserURL, workDir string) (mcp.Transport, error)
 
 // ProviderFunc returns the LLM provider that plays the agent in one task.
 type ProviderFunc func(t *suite.Task) (llm.Provider, error)

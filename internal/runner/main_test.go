@@ -70,7 +70,7 @@ func haveChromium() bool {
 // inProcessServer is a ServerFunc that runs the built-in tool server in
 // this process and hands the runner the client end of an in-memory pipe.
 // The server ends when the runner closes its session.
-func inProcessServer(ctx context.Context, browserURL string) (mcp.Transport, error) {
+func inProcessServer(ctx context.Context, browserURL, workDir string) (mcp.Transport, error) {
 	srv, err := toolserver.New(ctx, toolserver.Options{BrowserURL: browserURL})
 	if err != nil {
 		return nil, err

@@ -30,7 +30,7 @@ const forgery = `() => {
 // serverWithEvaluate is the built-in tool server plus an evaluate_script
 // tool that really runs the given function in the page, as
 // chrome-devtools-mcp's does.
-func serverWithEvaluate(ctx context.Context, browserURL string) (mcp.Transport, error) {
+func serverWithEvaluate(ctx context.Context, browserURL, workDir string) (mcp.Transport, error) {
 	srv, err := toolserver.New(ctx, toolserver.Options{BrowserURL: browserURL})
 	if err != nil {
 		return nil, err

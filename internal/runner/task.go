@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -96,7 +97,12 @@ func (r *taskRun) run(parent context.Context) (*report.TaskResult, *transcript.R
 	if err != nil {
 		return errorResult(res, fmt.Errorf("task %s: budget: %w", r.task.ID, err)), nil
 	}
-	transport, err := r.cfg.Server(ctx, r.browser.URL())
+	workDir, err := os.MkdirTemp("", "contractbench-server-")
+	if err != nil {
+		return errorResult(res, &harnessError{"tool server", err}), nil
+	}
+	r.onClose(func() { os.RemoveAll(workDir) })
+	transport, err := r.cfg.Server(ctx, r.browser.URL(), workDir)
 	if err != nil {
 		return errorResult(res, &harnessError{"tool server", err}), nil
 	}

@@ -150,6 +150,9 @@ func (p *Profile) Classified(tool string) bool {
 // PageTool reports whether tool's replies are page snapshots.
 func (p *Profile) PageTool(tool string) bool { return slices.Contains(p.page, tool) }
 
+// PageTools lists the tools whose replies are page snapshots.
+func (p *Profile) PageTools() []string { return slices.Clone(p.page) }
+
 // Tool returns the tool an action maps to.
 func (p *Profile) Tool(a Action) string { return p.actions[a].tool }
 
@@ -202,11 +205,8 @@ func (p *Profile) Command(s Spawn) (*exec.Cmd, error) {
 		argv[i] = v
 	}
 	env := make([]string, 0, len(s.Environ)+len(p.env))
-	for _, kv := range s.Environ {
+	for _, kv := range WithoutSecrets(s.Environ) {
 		name, _, _ := strings.Cut(kv, "=")
-		if secret(name) {
-			continue
-		}
 		if _, override := p.env[name]; override {
 			continue
 		}
@@ -241,9 +241,19 @@ func (p *Profile) Transport(s Spawn) (mcp.Transport, error) {
 	return &mcp.CommandTransport{Command: cmd, TerminateDuration: terminateGrace}, nil
 }
 
-// secret reports whether an environment variable holds a credential.
-func secret(name string) bool {
-	return strings.HasSuffix(name, "_API_KEY") || strings.HasSuffix(name, "_TOKEN")
+// WithoutSecrets returns env without the variables that hold credentials
+// (*_API_KEY, *_TOKEN): a tool server or a browser has no use for them, and
+// what a child process holds, a page or a log can leak.
+func WithoutSecrets(env []string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		if strings.HasSuffix(name, "_API_KEY") || strings.HasSuffix(name, "_TOKEN") {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
 }
 
 // Installed checks that the server can start from root: for a peer, that

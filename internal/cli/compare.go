@@ -1,0 +1,130 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"contractbench/internal/report"
+	"contractbench/internal/runner"
+)
+
+var compareCommand = command{
+	name:    "compare",
+	summary: "run the suite against several MCP tool servers and compare them",
+	run:     runCompare,
+}
+
+const compareHelp = `
+Runs the same tasks, judged the same way, against each named MCP tool
+server in turn (the runner owns the browser and the judge observes it
+directly, whatever the server), writes each server's report, and prints one
+table with a row per server: pass count, median tool calls per task, median
+and p90 bytes per tool call, median bytes per page read (the server's
+snapshot tools), median latency per call and per task, with ratios against
+the --base server. The table is also written to
+<out>/<git-sha>-servers.md.
+
+Peer servers come from benchmarks/servers.yaml and need "make peers". With
+the default replay agent each server replays its own reference transcripts
+(transcripts/<server>/).
+`
+
+func runCompare(st *State, args []string) error {
+	fs := newFlags(st, "contractbench compare [--server a,b,c] [flags]", compareHelp)
+	var f runFlags
+	fs.StringVar(&f.suiteDir, "suite", defaultSuite, "suite folder")
+	fs.Var(&f.tasks, "task", "task id or number prefix (repeatable; default all)")
+	list := fs.String("server", "builtin,playwright,chrome-devtools", "comma-separated servers to compare")
+	base := fs.String("base", "playwright", "server the ratios are against")
+	fs.StringVar(&f.serversFile, "servers", "", "file describing the MCP tool servers (default: servers.yaml beside the suite folder)")
+	fs.StringVar(&f.agent, "agent", "replay", "replay or reference (paid agents: use run per server)")
+	fs.IntVar(&f.parallel, "j", 1, "tasks run in parallel, each with its own browser")
+	out := fs.String("out", "", "report folder (default <suite>/reports)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("compare: unexpected argument %q", fs.Arg(0))
+	}
+	if f.agent != "replay" && f.agent != "mock" && f.agent != agentReference {
+		return usagef("compare: --agent %s: compare replays recordings or plays references; run paid agents with run --server", f.agent)
+	}
+	names := strings.Split(*list, ",")
+	f.runOptions.tasks, f.runOptions.web = f.tasks, runner.WebReplay
+	// Check every server's inputs before running any.
+	cfgs := make([]*runner.Config, len(names))
+	pageTools := make([][]string, len(names))
+	for i, name := range names {
+		o := f.runOptions
+		o.server = strings.TrimSpace(name)
+		cfg, err := newRunConfig(st, o)
+		if err != nil {
+			return err
+		}
+		p, _, err := serverProfile(o.serversFile, o.suiteDir, o.server)
+		if err != nil {
+			return err
+		}
+		cfgs[i], pageTools[i] = cfg, p.PageTools()
+	}
+	dir := *out
+	if dir == "" {
+		dir = cfgs[0].Suite.ReportsDir()
+	}
+	sha := gitSHA(st, cfgs[0].Suite.Dir)
+	var rows []report.ServerRow
+	for i, cfg := range cfgs {
+		fmt.Fprintf(st.Stderr, "server %s:\n", cfg.Settings.Server)
+		run, err := execute(st, cfg)
+		if err != nil {
+			return err
+		}
+		run.GitSHA = sha
+		if _, err := report.WriteFiles(dir, sha+"-"+cfg.Settings.Server, run); err != nil {
+			return fmt.Errorf("write report: %w", err)
+		}
+		rows = append(rows, report.CompareRow(cfg.Settings.Server, run, pageTools[i]))
+		if run.Incomplete {
+			return failed("") // execute said so
+		}
+	}
+	var table bytes.Buffer
+	fmt.Fprintf(&table, "# Tool servers compared (%s)\n\n", sha)
+	if err := report.WriteComparison(&table, rows, *base); err != nil {
+		return err
+	}
+	path := filepath.Join(dir, sha+"-servers.md")
+	if err := writeAtomic(path, table.Bytes()); err != nil {
+		return err
+	}
+	st.Stdout.Write(table.Bytes())
+	fmt.Fprintf(st.Stdout, "\ncomparison: %s\n", path)
+	for _, r := range rows {
+		if r.Passed < r.Total {
+			return failed("")
+		}
+	}
+	return nil
+}
+
+// writeAtomic writes data to path through a temporary file in the same
+// folder, so a reader never sees half a file.
+func writeAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}

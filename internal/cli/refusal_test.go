@@ -1,0 +1,105 @@
+package cli
+
+// Runs that must not start: the CLI checks every input and the paid-call
+// gate before it launches a browser or sends a request, ends with exit 2
+// and says what to fix, and writes no report.
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"contractbench/internal/llm/llmfake"
+)
+
+func TestRefusedRuns(t *testing.T) {
+	t.Parallel()
+	const paidKey = "sk-ant-test-refusal"
+	tests := []struct {
+		name string
+		// setUp returns the suite folder, the environment and extra
+		// flags of the run, given the fake API it may point at.
+		setUp func(t *testing.T, fake *llmfake.Server) (suite string, env map[string]string, flags []string)
+		// want are substrings of stderr.
+		want []string
+	}{
+		{
+			name: "paid agent without CONTRACTBENCH_REAL",
+			setUp: func(t *testing.T, fake *llmfake.Server) (string, map[string]string, []string) {
+				env := paidEnv(fake, paidKey)
+				delete(env, "CONTRACTBENCH_REAL")
+				return suiteDir, env, []string{"--agent", "claude"}
+			},
+			want: []string{"set CONTRACTBENCH_REAL=1 and ANTHROPIC_API_KEY", "(missing: CONTRACTBENCH_REAL=1)"},
+		},
+		{
+			name: "paid agent without a key",
+			setUp: func(t *testing.T, fake *llmfake.Server) (string, map[string]string, []string) {
+				return suiteDir, paidEnv(fake, ""), []string{"--agent", "claude"}
+			},
+			want: []string{"set CONTRACTBENCH_REAL=1 and ANTHROPIC_API_KEY", "(missing: ANTHROPIC_API_KEY)"},
+		},
+		{
+			name: "model without a price",
+			setUp: func(t *testing.T, fake *llmfake.Server) (string, map[string]string, []string) {
+				return suiteDir, paidEnv(fake, paidKey), []string{"--agent", "claude", "--model", "claude-unpriced-test"}
+			},
+			want: []string{`no price for model "claude-unpriced-test"`, "--price claude-unpriced-test=IN,OUT"},
+		},
+		{
+			name: "malformed transcript",
+			setUp: func(t *testing.T, _ *llmfake.Server) (string, map[string]string, []string) {
+				dir := t.TempDir()
+				writeReplaced(t, dir, task01, `"seq":1,`, `"seq":1,,`)
+				return suiteDir, nil, []string{"--transcripts", dir}
+			},
+			want: []string{task01 + ".jsonl:2: not JSON"},
+		},
+		{
+			name: "missing transcript",
+			setUp: func(t *testing.T, _ *llmfake.Server) (string, map[string]string, []string) {
+				return suiteDir, nil, []string{"--transcripts", t.TempDir()}
+			},
+			want: []string{"no transcript for " + task01, "contractbench record --agent reference --task " + task01},
+		},
+		{
+			name: "broken task file",
+			setUp: func(t *testing.T, _ *llmfake.Server) (string, map[string]string, []string) {
+				suite := suiteCopy(t, func(_ string, spec []byte) []byte {
+					return append(spec, "colour: blue\n"...)
+				}, task01)
+				return suite, nil, nil
+			},
+			want: []string{filepath.Join("tasks", task01+".yaml") + ":", `unknown field "colour"`},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			fake := fakeAnthropic(t, task01Script(llmfake.Usage{InputTokens: 10, OutputTokens: 10}))
+			suite, env, flags := tc.setUp(t, fake)
+			out := t.TempDir()
+			args := append([]string{"run", "--suite", suite, "--task", task01, "--out", out}, flags...)
+			r := runE2E(t, env, args...)
+			if r.code != ExitUsage {
+				t.Fatalf("want exit %d, got:\n%v", ExitUsage, r)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(r.stderr, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, r.stderr)
+				}
+			}
+			// Refused before anything started: no progress, no request,
+			// no report.
+			if strings.Contains(r.stderr, "[1/1]") {
+				t.Errorf("a task ran before the refusal:\n%s", r.stderr)
+			}
+			if n := len(fake.Requests()); n != 0 {
+				t.Errorf("the fake API got %d requests; a refused run must not call it", n)
+			}
+			if files := filesUnder(t, out); len(files) != 0 {
+				t.Errorf("a refused run wrote %q", files)
+			}
+		})
+	}
+}

@@ -1,0 +1,82 @@
+package cli
+
+// `web check` keeps the fixture web honest: it passes on the suite's archive
+// and names the page an archive lacks.
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestWebCheckPassesOnTheSuite checks three tasks that between them load
+// every kind of page the archive serves: a static page, a search that
+// redirects in script, and a link that lands on a fragment. That every
+// task of the suite replays without a miss is checked on the full run of
+// TestReplayedSuite, whose results carry the replay server's misses.
+func TestWebCheckPassesOnTheSuite(t *testing.T) {
+	t.Parallel()
+	tasks := []string{task01, "task-03-wikipedia-eiffel-height", "task-07-rust-string-trim-method"}
+	args := []string{"web", "check", "--suite", suiteDir}
+	for _, id := range tasks {
+		args = append(args, "--task", id)
+	}
+	r := runE2E(t, nil, args...)
+	if r.code != ExitOK {
+		t.Fatalf("web check: want exit 0, got:\n%v", r)
+	}
+	if strings.Contains(r.stdout, "MISS") {
+		t.Errorf("web check printed a miss:\n%s", r.stdout)
+	}
+	for _, id := range tasks {
+		if !hasLine(r.stdout, id+": passed") {
+			t.Errorf("stdout lacks %q:\n%s", id+": passed", r.stdout)
+		}
+	}
+	want := fmt.Sprintf("ok: %d task(s), no misses", len(tasks))
+	if !hasLine(r.stdout, want) {
+		t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
+	}
+}
+
+func TestWebCheckNamesAMissingPage(t *testing.T) {
+	t.Parallel()
+	// A suite whose archive lost example.com's home page.
+	dir := t.TempDir()
+	tasks, err := filepath.Abs(filepath.Join(suiteDir, "tasks"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(tasks, filepath.Join(dir, "tasks")); err != nil {
+		t.Fatal(err)
+	}
+	web := filepath.Join(dir, "web")
+	if err := os.CopyFS(web, os.DirFS(filepath.Join(suiteDir, "web"))); err != nil {
+		t.Fatal(err)
+	}
+	index := filepath.Join(web, "example.com", "index.yaml")
+	data, err := os.ReadFile(index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const entry = "  - path: /\n    body: index.html\n"
+	if strings.Count(string(data), entry) != 1 {
+		t.Fatalf("%s: the entry of / is not written as\n%s", index, entry)
+	}
+	if err := os.WriteFile(index, []byte(strings.Replace(string(data), entry, "", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	r := runE2E(t, nil, "web", "check", "--suite", dir, "--task", task01)
+	if r.code != ExitFailed {
+		t.Fatalf("web check of an archive without https://example.com/: want exit %d, got:\n%v", ExitFailed, r)
+	}
+	if !hasLine(r.stdout, "  MISS  GET https://example.com/") {
+		t.Errorf("stdout does not name the missing page:\n%s", r.stdout)
+	}
+	if !strings.Contains(r.stderr, "web check: ") || !strings.Contains(r.stderr, web) {
+		t.Errorf("stderr does not name the archive %s:\n%s", web, r.stderr)
+	}
+}
