@@ -5,7 +5,7 @@ GO      ?= go
 BIN     := bin/contractbench
 SUITE   := benchmarks/webvoyager
 
-.PHONY: test bench bench-speed bench-judge build chromium fmt-check vet
+.PHONY: test bench bench-speed bench-judge peers peers-bench build chromium fmt-check vet
 
 build:
 	$(GO) build -o $(BIN) ./cmd/contractbench
@@ -44,3 +44,8 @@ bench-judge:
 ## npm packages only, never a browser.
 peers:
 	@sh scripts/install-peers.sh
+
+## peers-bench: the suite on every server of benchmarks/servers.yaml, side by
+## side (docs/benchmarks/servers.md).
+peers-bench: chromium peers build
+	$(BIN) compare --suite $(SUITE) -j 2
