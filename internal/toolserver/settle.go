@@ -79,7 +79,7 @@ func (s *Server) settle(ctx context.Context, t *tab, b before, navigating bool) 
 			// document, so a later navigation (a redirect by script) is
 			// waited for too.
 			navigating = false
-			s.load(ctx, t, b.state.doc, deadline)
+			s.load(ctx, t, b.state, deadline)
 			b.state = t.state()
 			from = time.Now()
 			continue
@@ -101,15 +101,15 @@ func (s *Server) settle(ctx context.Context, t *tab, b before, navigating bool) 
 	return t.state().loading
 }
 
-// load waits until a navigation of the tab's document doc has loaded: the
-// main frame stopped loading in a new document, or the navigation did not
-// start loading within navStart (it stayed in the document, or the page
-// cancelled it).
-func (s *Server) load(ctx context.Context, t *tab, doc int, deadline time.Time) {
+// load waits until a navigation away from the state was has finished: the
+// main frame stopped loading in a new document, it navigated within the
+// document (a fragment link: nothing to load), or the navigation did not
+// start loading within navStart (the page cancelled it).
+func (s *Server) load(ctx context.Context, t *tab, was state, deadline time.Time) {
 	requested := time.Now()
 	for time.Now().Before(deadline) {
 		st := t.state()
-		if !st.loading && (st.doc != doc || time.Since(requested) > navStart) {
+		if !st.loading && (st.doc != was.doc || st.withinDoc != was.withinDoc || time.Since(requested) > navStart) {
 			return
 		}
 		if sleep(ctx, 10*time.Millisecond) != nil {

@@ -46,6 +46,9 @@ type tab struct {
 	// navigations counts navigation requests and starts in the main frame,
 	// so an action can tell whether it caused one.
 	navigations int
+	// withinDoc counts navigations that stayed in the document (a fragment
+	// link, history.pushState): they are done when they are reported.
+	withinDoc int
 	// inflight holds the requests in progress and when each started;
 	// netChanged is when that set last changed.
 	inflight   map[network.RequestID]time.Time
@@ -141,6 +144,7 @@ func (t *tab) onEvent(ev any) {
 	case *page.EventNavigatedWithinDocument:
 		if e.FrameID == t.frame {
 			t.url = e.URL
+			t.withinDoc++
 		}
 	case *page.EventFrameRequestedNavigation:
 		if e.FrameID == t.frame {
@@ -243,6 +247,7 @@ type state struct {
 	doc         int
 	url         string
 	navigations int
+	withinDoc   int
 	loading     bool
 	status      int64
 }
@@ -250,7 +255,7 @@ type state struct {
 func (t *tab) state() state {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return state{doc: t.doc, url: t.url, navigations: t.navigations, loading: t.loading, status: t.status}
+	return state{doc: t.doc, url: t.url, navigations: t.navigations, withinDoc: t.withinDoc, loading: t.loading, status: t.status}
 }
 
 // takeDialogs returns and clears the dialog reports.
