@@ -99,3 +99,17 @@ func Bound(s string, max int) string {
 	}
 	return s[:cut] + "…(+" + strconv.Itoa(len(s)-cut) + " bytes)"
 }
+
+// Document parses data, the content of file, as one YAML document (JSON
+// is YAML too) and returns its root node, or a List naming the file when
+// the syntax is wrong or the document is empty.
+func Document(file string, data []byte) (*yaml.Node, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, List{{File: file, Msg: "not valid YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")}}
+	}
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
+		return nil, List{{File: file, Msg: "empty file"}}
+	}
+	return doc.Content[0], nil
+}

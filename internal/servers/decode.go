@@ -29,15 +29,12 @@ func Load(path string) (*Set, error) {
 
 // parse decodes the file's content; file names it in problems.
 func parse(file string, data []byte) (*Set, error) {
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, problem.List{{File: file, Msg: "not valid YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")}}
-	}
-	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
-		return nil, problem.List{{File: file, Msg: "empty file"}}
+	root, err := problem.Document(file, data)
+	if err != nil {
+		return nil, err
 	}
 	d := &decoder{file: file}
-	set := d.set(doc.Content[0])
+	set := d.set(root)
 	if len(d.problems) > 0 {
 		return nil, d.problems
 	}

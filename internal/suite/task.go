@@ -90,15 +90,12 @@ var idPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 // problems and must be the task's file name: the id has to match it. Every
 // problem found is returned together, as problem.List.
 func ParseTask(file string, data []byte) (*Task, error) {
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, problem.List{{File: file, Msg: "not valid YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")}}
-	}
-	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
-		return nil, problem.List{{File: file, Msg: "empty task file"}}
+	root, err := problem.Document(file, data)
+	if err != nil {
+		return nil, err
 	}
 	d := &taskDecoder{file: file}
-	t := d.task(doc.Content[0])
+	t := d.task(root)
 	if len(d.problems) > 0 {
 		return nil, d.problems
 	}
