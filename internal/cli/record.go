@@ -7,7 +7,6 @@ import (
 
 	"contractbench/internal/llm"
 	"contractbench/internal/report"
-	"contractbench/internal/runner"
 	"contractbench/internal/suite"
 	"contractbench/internal/transcript"
 )
@@ -33,17 +32,7 @@ runs that passed.
 func runRecord(st *State, args []string) error {
 	fs := newFlags(st, "contractbench record --agent reference|anthropic|openai [--task ID]... [flags]", recordHelp)
 	var f runFlags
-	fs.StringVar(&f.suiteDir, "suite", defaultSuite, "suite folder")
-	fs.Var(&f.tasks, "task", "task id or number prefix (repeatable; default all)")
-	fs.StringVar(&f.agent, "agent", agentReference, "reference, anthropic (alias claude) or openai")
-	fs.StringVar(&f.server, "server", "builtin", "MCP tool server to record against")
-	fs.StringVar(&f.serversFile, "servers", "", "file describing the MCP tool servers (default: servers.yaml beside the suite folder)")
-	fs.StringVar(&f.web, "web", "replay", "replay, live or record")
-	fs.IntVar(&f.parallel, "j", 1, "tasks run in parallel")
-	fs.StringVar(&f.model, "model", "", "model for paid agents (default: the provider's)")
-	fs.StringVar(&f.baseURL, "base-url", "", "OpenAI-compatible server URL for --agent openai")
-	var prices stringList
-	fs.Var(&prices, "price", "price of a model missing from the table: MODEL=IN,OUT[,CACHE_READ,CACHE_WRITE] (repeatable)")
+	f.register(fs, agentReference, "reference, anthropic (alias claude) or openai")
 	out := fs.String("out", "", "transcript folder (default <suite>/transcripts/<server>)")
 	keep := fs.Bool("keep-failing", false, "also write transcripts of tasks whose contract failed")
 	if err := parse(fs, args); err != nil {
@@ -55,8 +44,7 @@ func runRecord(st *State, args []string) error {
 	if f.agent == "replay" || f.agent == "mock" {
 		return usagef("record: --agent %s replays transcripts; record with reference, anthropic or openai", f.agent)
 	}
-	f.runOptions.tasks, f.runOptions.web, f.prices = f.tasks, runner.Web(f.web), prices
-	cfg, err := newRunConfig(st, f.runOptions)
+	cfg, err := newRunConfig(st, f.options())
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"flag"
+
 	"contractbench/internal/report"
 	"contractbench/internal/runner"
 )
@@ -27,11 +29,34 @@ Exit codes: 0 every task passed (and the gate, with --gate); 1 a task or the
 gate failed; 2 bad usage or input file; 3 a task ended in a harness error.
 `
 
-// runFlags registers the flags run and record share.
+// runFlags are the flags run and record share.
 type runFlags struct {
 	runOptions
-	tasks stringList
-	web   string
+	tasks  stringList
+	web    string
+	prices stringList
+}
+
+// register adds the shared flags to fs; the agent flag gets its default
+// and usage from the command.
+func (f *runFlags) register(fs *flag.FlagSet, agent, agentUsage string) {
+	fs.StringVar(&f.suiteDir, "suite", defaultSuite, "suite folder")
+	fs.Var(&f.tasks, "task", "task id or number prefix (repeatable; default all)")
+	fs.StringVar(&f.agent, "agent", agent, agentUsage)
+	fs.StringVar(&f.server, "server", "builtin", "MCP tool server: builtin, playwright or chrome-devtools (see --servers)")
+	fs.StringVar(&f.serversFile, "servers", "", "file describing the MCP tool servers (default: servers.yaml beside the suite folder)")
+	fs.StringVar(&f.web, "web", "replay", "replay (hermetic fixture web), live (real network) or record (live, saving an archive)")
+	fs.IntVar(&f.parallel, "j", 1, "tasks run in parallel, each with its own browser")
+	fs.StringVar(&f.model, "model", "", "model for paid agents (default: the provider's)")
+	fs.StringVar(&f.baseURL, "base-url", "", "OpenAI-compatible server URL for --agent openai")
+	fs.Var(&f.prices, "price", "price of a model missing from the table: MODEL=IN,OUT[,CACHE_READ,CACHE_WRITE] USD per million tokens (repeatable)")
+}
+
+// options returns the parsed flags as run options.
+func (f *runFlags) options() runOptions {
+	o := f.runOptions
+	o.tasks, o.web, o.prices = f.tasks, runner.Web(f.web), f.prices
+	return o
 }
 
 func runRun(st *State, args []string) error {
@@ -41,20 +66,10 @@ func runRun(st *State, args []string) error {
 	if defaultAgent == "" {
 		defaultAgent = "replay"
 	}
-	fs.StringVar(&f.suiteDir, "suite", defaultSuite, "suite folder")
-	fs.Var(&f.tasks, "task", "task id or number prefix (repeatable; default all)")
-	fs.StringVar(&f.agent, "agent", defaultAgent, "replay (alias mock), reference, anthropic (alias claude) or openai; env CONTRACTBENCH_AGENT")
-	fs.StringVar(&f.server, "server", "builtin", "MCP tool server under test: builtin, playwright or chrome-devtools (see --servers)")
-	fs.StringVar(&f.serversFile, "servers", "", "file describing the MCP tool servers (default: servers.yaml beside the suite folder)")
-	fs.StringVar(&f.web, "web", "replay", "replay (hermetic fixture web), live (real network) or record (live, saving an archive)")
-	fs.IntVar(&f.parallel, "j", 1, "tasks run in parallel, each with its own browser")
+	f.register(fs, defaultAgent, "replay (alias mock), reference, anthropic (alias claude) or openai; env CONTRACTBENCH_AGENT")
 	fs.IntVar(&f.repeat, "repeat", 1, "run every task K times (pass counts and a 95% Wilson interval)")
 	out := fs.String("out", "", "report folder (default <suite>/reports)")
 	gate := fs.Bool("gate", false, "fail unless every task of baseline.json passed")
-	fs.StringVar(&f.model, "model", "", "model for paid agents (default: the provider's)")
-	fs.StringVar(&f.baseURL, "base-url", "", "OpenAI-compatible server URL for --agent openai")
-	var prices stringList
-	fs.Var(&prices, "price", "price of a model missing from the table: MODEL=IN,OUT[,CACHE_READ,CACHE_WRITE] USD per million tokens (repeatable)")
 	fs.StringVar(&f.browserURL, "browser-url", "", "use this running browser instead of launching one (-j 1)")
 	fs.StringVar(&f.transcripts, "transcripts", "", "folder of transcripts to replay (default <suite>/transcripts/<server>)")
 	if err := parse(fs, args); err != nil {
@@ -66,8 +81,7 @@ func runRun(st *State, args []string) error {
 	if f.parallel < 1 || f.repeat < 1 {
 		return usagef("run: -j and --repeat must be at least 1")
 	}
-	f.runOptions.tasks, f.runOptions.web, f.prices = f.tasks, runner.Web(f.web), prices
-	cfg, err := newRunConfig(st, f.runOptions)
+	cfg, err := newRunConfig(st, f.options())
 	if err != nil {
 		return err
 	}
