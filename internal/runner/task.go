@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"contractbench/internal/agent"
@@ -89,6 +90,7 @@ func (r *taskRun) run(parent context.Context) (*report.TaskResult, *transcript.R
 	if err := r.setUp(ctx); err != nil {
 		return errorResult(res, err), nil
 	}
+	startLoaded := r.openStartPage(ctx)
 	provider, err := r.cfg.Provider(r.task)
 	if err != nil {
 		return errorResult(res, &harnessError{"agent", err}), nil
@@ -111,6 +113,10 @@ func (r *taskRun) run(parent context.Context) (*report.TaskResult, *transcript.R
 		return errorResult(res, &harnessError{"tool server", err}), nil
 	}
 	r.onClose(func() { session.Close() })
+	// The agent starts on the loaded start page, as a user would.
+	if err := startLoaded(); err != nil {
+		return errorResult(res, err), nil
+	}
 
 	budget, err := llm.NewBudget(caps, r.cfg.Prices)
 	if err != nil {
@@ -194,12 +200,27 @@ func (r *taskRun) setUp(ctx context.Context) error {
 		return &harnessError{"judge", err}
 	}
 	r.onClose(func() { r.judge.Close() })
-	if r.task.StartURL != "" {
-		if err := openStart(ctx, r.browser.URL(), r.task.StartURL); err != nil {
+	return nil
+}
+
+// openStartPage opens the task's start URL, if it has one, in the
+// background: the tool server can start meanwhile. The returned function
+// waits for the page to have loaded.
+func (r *taskRun) openStartPage(ctx context.Context) (wait func() error) {
+	if r.task.StartURL == "" {
+		return func() error { return nil }
+	}
+	done := make(chan error, 1)
+	go func() { done <- openStart(ctx, r.browser.URL(), r.task.StartURL) }()
+	wait = sync.OnceValue(func() error {
+		if err := <-done; err != nil {
 			return &harnessError{"start page", err}
 		}
-	}
-	return nil
+		return nil
+	})
+	// A task that ends early still waits for it before the browser closes.
+	r.onClose(func() { wait() })
+	return wait
 }
 
 // allow is the task's allow-list: the run's (the server profile's), plus
