@@ -47,3 +47,32 @@ func TestDescribe(t *testing.T) {
 		}
 	}
 }
+
+func TestCollectorFields(t *testing.T) {
+	var root yaml.Node
+	src := "a: 1\nb: 2\nb: 3\nz: 4\n"
+	if err := yaml.Unmarshal([]byte(src), &root); err != nil {
+		t.Fatal(err)
+	}
+	c := &Collector{File: "f.yaml"}
+	got := c.Fields(root.Content[0], "top", []string{"a", "c"}, []string{"b"})
+	if got["a"] == nil || got["a"].Value != "1" || got["b"].Value != "2" {
+		t.Errorf("Fields returned %v", got)
+	}
+	want := "f.yaml:3: top.b: field \"b\" appears twice\n" +
+		"f.yaml:4: top.z: unknown field \"z\" (known: a, c, b)\n" +
+		"f.yaml:1: top.c: missing"
+	if c.List.Error() != want {
+		t.Errorf("problems:\n%s\nwant:\n%s", c.List.Error(), want)
+	}
+	var seq yaml.Node
+	yaml.Unmarshal([]byte("[1]"), &seq)
+	c2 := &Collector{File: "g.yaml"}
+	c2.Fields(seq.Content[0], "x", nil, nil)
+	if got := c2.List.Error(); got != "g.yaml:1: x: must be a mapping, not a list" {
+		t.Errorf("non-mapping: %q", got)
+	}
+	if Join("", "id") != "id" || Join("budget", "max_usd") != "budget.max_usd" {
+		t.Error("Join")
+	}
+}

@@ -33,10 +33,10 @@ func parse(file string, data []byte) (*Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &decoder{file: file}
+	d := &decoder{problem.Collector{File: file}}
 	set := d.set(root)
-	if len(d.problems) > 0 {
-		return nil, d.problems
+	if len(d.List) > 0 {
+		return nil, d.List
 	}
 	return set, nil
 }
@@ -62,62 +62,25 @@ var (
 	placeholderPattern = regexp.MustCompile(`\{[a-z_]*\}`)
 )
 
+// decoder walks a servers file's YAML tree, collecting its problems.
 type decoder struct {
-	file     string
-	problems problem.List
-}
-
-func (d *decoder) add(n *yaml.Node, path, format string, args ...any) {
-	line := 0
-	if n != nil {
-		line = n.Line
-	}
-	d.problems = append(d.problems, problem.Problem{File: d.file, Line: line, Path: path, Msg: fmt.Sprintf(format, args...)})
-}
-
-// fields checks that n is a mapping with no unknown or repeated keys and
-// that the required ones are there, and returns its values by key.
-func (d *decoder) fields(n *yaml.Node, path string, required, optional []string) map[string]*yaml.Node {
-	out := map[string]*yaml.Node{}
-	if n.Kind != yaml.MappingNode {
-		d.add(n, path, "must be a mapping, not %s", problem.Describe(n))
-		return out
-	}
-	known := append(slices.Clone(required), optional...)
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		p := join(path, k.Value)
-		switch {
-		case !slices.Contains(known, k.Value):
-			d.add(k, p, "unknown field %q (known: %s)", k.Value, strings.Join(known, ", "))
-		case out[k.Value] != nil:
-			d.add(k, p, "field %q appears twice", k.Value)
-		default:
-			out[k.Value] = v
-		}
-	}
-	for _, r := range required {
-		if out[r] == nil {
-			d.add(n, join(path, r), "missing")
-		}
-	}
-	return out
+	problem.Collector
 }
 
 func (d *decoder) set(n *yaml.Node) *Set {
-	f := d.fields(n, "", []string{"format_version", "servers"}, nil)
+	f := d.Fields(n, "", []string{"format_version", "servers"}, nil)
 	if v := f["format_version"]; v != nil {
 		if v.Kind != yaml.ScalarNode || v.ShortTag() != "!!int" || v.Value != fmt.Sprint(FormatVersion) {
-			d.add(v, "format_version", "must be %d, not %s", FormatVersion, problem.Describe(v))
+			d.Add(v, "format_version", "must be %d, not %s", FormatVersion, problem.Describe(v))
 		}
 	}
-	set := &Set{file: d.file}
+	set := &Set{file: d.File}
 	v := f["servers"]
 	if v == nil {
 		return set
 	}
 	if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
-		d.add(v, "servers", "must be a non-empty list of servers, not %s", problem.Describe(v))
+		d.Add(v, "servers", "must be a non-empty list of servers, not %s", problem.Describe(v))
 		return set
 	}
 	seen := map[string]int{}
@@ -126,7 +89,7 @@ func (d *decoder) set(n *yaml.Node) *Set {
 		p := d.profile(c, path)
 		if p.name != "" {
 			if line, dup := seen[p.name]; dup {
-				d.add(c, path+".name", "%q is also the name of the server on line %d", p.name, line)
+				d.Add(c, path+".name", "%q is also the name of the server on line %d", p.name, line)
 			}
 			seen[p.name] = c.Line
 		}
@@ -136,14 +99,14 @@ func (d *decoder) set(n *yaml.Node) *Set {
 }
 
 func (d *decoder) profile(n *yaml.Node, path string) *Profile {
-	f := d.fields(n, path,
+	f := d.Fields(n, path,
 		[]string{"name", "command", "snapshot_format", "allow", "page_tools", "actions"},
 		[]string{"package", "env", "unsafe", "excluded"})
 	p := &Profile{}
 	if v := f["name"]; v != nil {
 		p.name = d.str(v, path+".name")
 		if p.name != "" && !namePattern.MatchString(p.name) {
-			d.add(v, path+".name", "%q must be lower-case letters, digits and dashes", p.name)
+			d.Add(v, path+".name", "%q must be lower-case letters, digits and dashes", p.name)
 		}
 	}
 	if v := f["package"]; v != nil {
@@ -158,7 +121,7 @@ func (d *decoder) profile(n *yaml.Node, path string) *Profile {
 	if v := f["snapshot_format"]; v != nil {
 		p.format = Format(d.str(v, path+".snapshot_format"))
 		if p.format != "" && !slices.Contains(formats, p.format) {
-			d.add(v, path+".snapshot_format", "%q must be one of %s", p.format, joinFormats())
+			d.Add(v, path+".snapshot_format", "%q must be one of %s", p.format, joinFormats())
 		}
 	}
 	if v := f["unsafe"]; v != nil {
@@ -168,7 +131,7 @@ func (d *decoder) profile(n *yaml.Node, path string) *Profile {
 		p.excluded = d.reasons(v, path+".excluded")
 		for tool := range p.excluded {
 			if _, both := p.unsafe[tool]; both {
-				d.add(v, path+".excluded."+tool, "%q is also classed unsafe: a tool is in one class only", tool)
+				d.Add(v, path+".excluded."+tool, "%q is also classed unsafe: a tool is in one class only", tool)
 			}
 		}
 	}
@@ -179,7 +142,7 @@ func (d *decoder) profile(n *yaml.Node, path string) *Profile {
 		p.page = d.tools(v, path+".page_tools")
 		for i, tool := range p.page {
 			if tool != "" && !slices.Contains(p.allow, tool) {
-				d.add(v.Content[i], fmt.Sprintf("%s.page_tools[%d]", path, i), "%q is not in allow", tool)
+				d.Add(v.Content[i], fmt.Sprintf("%s.page_tools[%d]", path, i), "%q is not in allow", tool)
 			}
 		}
 	}
@@ -191,17 +154,17 @@ func (d *decoder) profile(n *yaml.Node, path string) *Profile {
 
 func (d *decoder) str(n *yaml.Node, path string) string {
 	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!str" {
-		d.add(n, path, "must be a string, not %s", problem.Describe(n))
+		d.Add(n, path, "must be a string, not %s", problem.Describe(n))
 		return ""
 	}
 	if strings.TrimSpace(n.Value) == "" {
-		d.add(n, path, "must not be empty")
+		d.Add(n, path, "must not be empty")
 	}
 	return n.Value
 }
 
 func (d *decoder) pkg(n *yaml.Node, path string) *Package {
-	f := d.fields(n, path, []string{"name", "version"}, nil)
+	f := d.Fields(n, path, []string{"name", "version"}, nil)
 	pkg := &Package{}
 	if v := f["name"]; v != nil {
 		pkg.Name = d.str(v, path+".name")
@@ -209,7 +172,7 @@ func (d *decoder) pkg(n *yaml.Node, path string) *Package {
 	if v := f["version"]; v != nil {
 		pkg.Version = d.str(v, path+".version")
 		if pkg.Version != "" && !versionPattern.MatchString(pkg.Version) {
-			d.add(v, path+".version", "%q must be an exact version (1.2.3), never a range: the benchmark pins what it measures", pkg.Version)
+			d.Add(v, path+".version", "%q must be an exact version (1.2.3), never a range: the benchmark pins what it measures", pkg.Version)
 		}
 	}
 	return pkg
@@ -219,7 +182,7 @@ func (d *decoder) pkg(n *yaml.Node, path string) *Package {
 // endpoint passed, and {root} only where a package says what is there.
 func (d *decoder) command(n *yaml.Node, path string, hasPackage bool) []string {
 	if n.Kind != yaml.SequenceNode || len(n.Content) == 0 {
-		d.add(n, path, "must be a non-empty list of strings (the argv), not %s", problem.Describe(n))
+		d.Add(n, path, "must be a non-empty list of strings (the argv), not %s", problem.Describe(n))
 		return nil
 	}
 	argv := make([]string, len(n.Content))
@@ -230,16 +193,16 @@ func (d *decoder) command(n *yaml.Node, path string, hasPackage bool) []string {
 		for _, ph := range placeholderPattern.FindAllString(argv[i], -1) {
 			switch {
 			case !slices.Contains(commandPlaceholders, ph):
-				d.add(c, p, "unknown placeholder %q (known: %s)", ph, strings.Join(commandPlaceholders, ", "))
+				d.Add(c, p, "unknown placeholder %q (known: %s)", ph, strings.Join(commandPlaceholders, ", "))
 			case ph == "{cdp_url}":
 				usesCDP = true
 			case ph == "{root}" && !hasPackage:
-				d.add(c, p, "uses {root} but the server names no package to install there")
+				d.Add(c, p, "uses {root} but the server names no package to install there")
 			}
 		}
 	}
 	if !usesCDP {
-		d.add(n, path, "never passes {cdp_url}: the server would drive a browser of its own, which the judge does not watch")
+		d.Add(n, path, "never passes {cdp_url}: the server would drive a browser of its own, which the judge does not watch")
 	}
 	return argv
 }
@@ -248,26 +211,26 @@ func (d *decoder) env(n *yaml.Node, path string) map[string]string {
 	env := map[string]string{}
 	seen := map[string]bool{}
 	if n.Kind != yaml.MappingNode {
-		d.add(n, path, "must be a mapping of variable to value, not %s", problem.Describe(n))
+		d.Add(n, path, "must be a mapping of variable to value, not %s", problem.Describe(n))
 		return env
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
-		p := join(path, k.Value)
+		p := problem.Join(path, k.Value)
 		switch {
 		case !envNamePattern.MatchString(k.Value):
-			d.add(k, p, "%q is not a variable name", k.Value)
+			d.Add(k, p, "%q is not a variable name", k.Value)
 		case seen[k.Value]:
-			d.add(k, p, "variable %q appears twice", k.Value)
+			d.Add(k, p, "variable %q appears twice", k.Value)
 		}
 		seen[k.Value] = true
 		if v.Kind != yaml.ScalarNode || v.ShortTag() != "!!str" {
-			d.add(v, p, "must be a string (quote numbers: \"1\"), not %s", problem.Describe(v))
+			d.Add(v, p, "must be a string (quote numbers: \"1\"), not %s", problem.Describe(v))
 			continue
 		}
 		for _, ph := range placeholderPattern.FindAllString(v.Value, -1) {
 			if !slices.Contains(commandPlaceholders, ph) {
-				d.add(v, p, "unknown placeholder %q (known: %s)", ph, strings.Join(commandPlaceholders, ", "))
+				d.Add(v, p, "unknown placeholder %q (known: %s)", ph, strings.Join(commandPlaceholders, ", "))
 			}
 		}
 		env[k.Value] = v.Value
@@ -279,14 +242,14 @@ func (d *decoder) env(n *yaml.Node, path string) map[string]string {
 func (d *decoder) reasons(n *yaml.Node, path string) map[string]string {
 	out := map[string]string{}
 	if n.Kind != yaml.MappingNode {
-		d.add(n, path, "must be a mapping of tool to reason, not %s", problem.Describe(n))
+		d.Add(n, path, "must be a mapping of tool to reason, not %s", problem.Describe(n))
 		return out
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
-		p := join(path, k.Value)
+		p := problem.Join(path, k.Value)
 		if _, dup := out[k.Value]; dup {
-			d.add(k, p, "tool %q appears twice", k.Value)
+			d.Add(k, p, "tool %q appears twice", k.Value)
 			continue
 		}
 		out[k.Value] = d.str(v, p)
@@ -297,7 +260,7 @@ func (d *decoder) reasons(n *yaml.Node, path string) map[string]string {
 // tools decodes a list of distinct tool names.
 func (d *decoder) tools(n *yaml.Node, path string) []string {
 	if n.Kind != yaml.SequenceNode {
-		d.add(n, path, "must be a list of tool names, not %s", problem.Describe(n))
+		d.Add(n, path, "must be a list of tool names, not %s", problem.Describe(n))
 		return nil
 	}
 	out := make([]string, len(n.Content))
@@ -305,7 +268,7 @@ func (d *decoder) tools(n *yaml.Node, path string) []string {
 		p := fmt.Sprintf("%s[%d]", path, i)
 		out[i] = d.str(c, p)
 		if out[i] != "" && slices.Contains(out[:i], out[i]) {
-			d.add(c, p, "%q is listed twice", out[i])
+			d.Add(c, p, "%q is listed twice", out[i])
 		}
 	}
 	return out
@@ -316,15 +279,15 @@ func (d *decoder) tools(n *yaml.Node, path string) []string {
 func (d *decoder) allow(n *yaml.Node, path string, p *Profile) []string {
 	tools := d.tools(n, path)
 	if n.Kind == yaml.SequenceNode && len(n.Content) == 0 {
-		d.add(n, path, "must offer at least one tool")
+		d.Add(n, path, "must offer at least one tool")
 	}
 	for i, tool := range tools {
 		at := fmt.Sprintf("%s[%d]", path, i)
 		if why, ok := p.unsafe[tool]; ok {
-			d.add(n.Content[i], at, "%q is classed unsafe (%s): unsafe tools are offered only to a task that allows them, never in allow", tool, why)
+			d.Add(n.Content[i], at, "%q is classed unsafe (%s): unsafe tools are offered only to a task that allows them, never in allow", tool, why)
 		}
 		if why, ok := p.excluded[tool]; ok {
-			d.add(n.Content[i], at, "%q is excluded (%s)", tool, why)
+			d.Add(n.Content[i], at, "%q is excluded (%s)", tool, why)
 		}
 	}
 	return tools
@@ -335,40 +298,40 @@ func (d *decoder) actions(n *yaml.Node, path string, p *Profile) map[Action]temp
 	for i, a := range Actions {
 		names[i] = string(a)
 	}
-	f := d.fields(n, path, names, nil)
+	f := d.Fields(n, path, names, nil)
 	out := map[Action]template{}
 	for _, a := range Actions {
 		if v := f[string(a)]; v != nil {
-			out[a] = d.action(v, join(path, string(a)), a, p)
+			out[a] = d.action(v, problem.Join(path, string(a)), a, p)
 		}
 	}
 	return out
 }
 
 func (d *decoder) action(n *yaml.Node, path string, a Action, p *Profile) template {
-	f := d.fields(n, path, []string{"tool"}, []string{"args"})
+	f := d.Fields(n, path, []string{"tool"}, []string{"args"})
 	var t template
 	if v := f["tool"]; v != nil {
 		t.tool = d.str(v, path+".tool")
 		if t.tool != "" && p.allow != nil && !slices.Contains(p.allow, t.tool) {
-			d.add(v, path+".tool", "%q is not in allow: the reference driver plays only tools agents are offered", t.tool)
+			d.Add(v, path+".tool", "%q is not in allow: the reference driver plays only tools agents are offered", t.tool)
 		}
 	}
 	rules := actionPlaceholders[a]
 	used := map[string]bool{}
 	if v := f["args"]; v != nil {
 		if v.Kind != yaml.MappingNode {
-			d.add(v, path+".args", "must be a mapping, not %s", problem.Describe(v))
+			d.Add(v, path+".args", "must be a mapping, not %s", problem.Describe(v))
 		} else {
 			d.placeholders(v, path+".args", a, rules.allowed, used)
 			if err := v.Decode(&t.args); err != nil {
-				d.add(v, path+".args", "%v", err)
+				d.Add(v, path+".args", "%v", err)
 			}
 		}
 	}
 	for _, ph := range rules.required {
 		if !used[ph] {
-			d.add(n, path+".args", "never uses %s: %s cannot be played without it", ph, a)
+			d.Add(n, path+".args", "never uses %s: %s cannot be played without it", ph, a)
 		}
 	}
 	return t
@@ -380,7 +343,7 @@ func (d *decoder) placeholders(n *yaml.Node, path string, a Action, allowed []st
 	switch n.Kind {
 	case yaml.MappingNode:
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			d.placeholders(n.Content[i+1], join(path, n.Content[i].Value), a, allowed, used)
+			d.placeholders(n.Content[i+1], problem.Join(path, n.Content[i].Value), a, allowed, used)
 		}
 	case yaml.SequenceNode:
 		for i, c := range n.Content {
@@ -400,7 +363,7 @@ func (d *decoder) placeholders(n *yaml.Node, path string, a Action, allowed []st
 			if len(allowed) > 0 {
 				known = strings.Join(allowed, ", ")
 			}
-			d.add(n, path, "%q is not a placeholder of %s (a value is exactly one of: %s)", n.Value, a, known)
+			d.Add(n, path, "%q is not a placeholder of %s (a value is exactly one of: %s)", n.Value, a, known)
 			return
 		}
 		used[n.Value] = true
@@ -413,11 +376,4 @@ func joinFormats() string {
 		s[i] = string(f)
 	}
 	return strings.Join(s, ", ")
-}
-
-func join(path, key string) string {
-	if path == "" {
-		return key
-	}
-	return path + "." + key
 }

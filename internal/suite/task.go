@@ -94,63 +94,32 @@ func ParseTask(file string, data []byte) (*Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &taskDecoder{file: file}
+	d := &taskDecoder{problem.Collector{File: file}}
 	t := d.task(root)
-	if len(d.problems) > 0 {
-		return nil, d.problems
+	if len(d.List) > 0 {
+		return nil, d.List
 	}
 	t.File = file
 	return t, nil
 }
 
+// taskDecoder walks a task file's YAML tree, collecting its problems.
 type taskDecoder struct {
-	file     string
-	problems problem.List
-}
-
-func (d *taskDecoder) add(n *yaml.Node, path, format string, args ...any) {
-	line := 0
-	if n != nil {
-		line = n.Line
-	}
-	d.problems = append(d.problems, problem.Problem{File: d.file, Line: line, Path: path, Msg: fmt.Sprintf(format, args...)})
-}
-
-// fields checks that n is a mapping with no unknown or repeated keys, and
-// returns its values by key.
-func (d *taskDecoder) fields(n *yaml.Node, path string, known ...string) map[string]*yaml.Node {
-	out := map[string]*yaml.Node{}
-	if n.Kind != yaml.MappingNode {
-		d.add(n, path, "must be a mapping, not %s", problem.Describe(n))
-		return out
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		p := join(path, k.Value)
-		switch {
-		case !slices.Contains(known, k.Value):
-			d.add(k, p, "unknown field %q (known: %s)", k.Value, strings.Join(known, ", "))
-		case out[k.Value] != nil:
-			d.add(k, p, "field %q appears twice", k.Value)
-		default:
-			out[k.Value] = v
-		}
-	}
-	return out
+	problem.Collector
 }
 
 func (d *taskDecoder) task(n *yaml.Node) *Task {
-	f := d.fields(n, "", "id", "instruction", "start_url", "timeout", "budget", "tags",
-		"postconditions", "reference", "rationale", "allow_unsafe")
+	f := d.Fields(n, "", nil, []string{"id", "instruction", "start_url", "timeout", "budget", "tags",
+		"postconditions", "reference", "rationale", "allow_unsafe"})
 	t := &Task{}
-	want := strings.TrimSuffix(filepath.Base(d.file), filepath.Ext(d.file))
+	want := strings.TrimSuffix(filepath.Base(d.File), filepath.Ext(d.File))
 	t.ID = d.str(f["id"], "id", true)
 	if t.ID != "" {
 		switch {
 		case !idPattern.MatchString(t.ID):
-			d.add(f["id"], "id", "%q must be lower-case letters, digits and dashes", t.ID)
+			d.Add(f["id"], "id", "%q must be lower-case letters, digits and dashes", t.ID)
 		case t.ID != want:
-			d.add(f["id"], "id", "%q must equal the file name %q", t.ID, want)
+			d.Add(f["id"], "id", "%q must equal the file name %q", t.ID, want)
 		}
 	}
 	t.Instruction = d.str(f["instruction"], "instruction", true)
@@ -158,7 +127,7 @@ func (d *taskDecoder) task(n *yaml.Node) *Task {
 		t.StartURL = d.str(v, "start_url", true)
 		if t.StartURL != "" {
 			if u, err := url.Parse(t.StartURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-				d.add(v, "start_url", "%q must be an absolute http(s) URL", t.StartURL)
+				d.Add(v, "start_url", "%q must be an absolute http(s) URL", t.StartURL)
 			}
 		}
 	}
@@ -170,14 +139,14 @@ func (d *taskDecoder) task(n *yaml.Node) *Task {
 		t.Tags = d.strings(v, "tags")
 	}
 	if v := f["postconditions"]; v == nil {
-		d.add(n, "postconditions", "missing (a task needs at least one postcondition)")
+		d.Add(n, "postconditions", "missing (a task needs at least one postcondition)")
 	} else {
 		pc, errs := contract.DecodePostconditions(v, "postconditions")
-		d.problems = append(d.problems, errs.In(d.file)...)
+		d.List = append(d.List, errs.In(d.File)...)
 		t.Postconditions = pc
 	}
 	if v := f["reference"]; v == nil {
-		d.add(n, "reference", "missing (the scripted solution: a list of {tool, args})")
+		d.Add(n, "reference", "missing (the scripted solution: a list of {tool, args})")
 	} else {
 		t.Reference = d.reference(v)
 	}
@@ -191,23 +160,23 @@ func (d *taskDecoder) task(n *yaml.Node) *Task {
 func (d *taskDecoder) str(n *yaml.Node, path string, required bool) string {
 	if n == nil {
 		if required {
-			d.problems = append(d.problems, problem.Problem{File: d.file, Path: path, Msg: "missing"})
+			d.Add(nil, path, "missing")
 		}
 		return ""
 	}
 	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!str" {
-		d.add(n, path, "must be a string, not %s", problem.Describe(n))
+		d.Add(n, path, "must be a string, not %s", problem.Describe(n))
 		return ""
 	}
 	if required && strings.TrimSpace(n.Value) == "" {
-		d.add(n, path, "must not be empty")
+		d.Add(n, path, "must not be empty")
 	}
 	return n.Value
 }
 
 func (d *taskDecoder) strings(n *yaml.Node, path string) []string {
 	if n.Kind != yaml.SequenceNode {
-		d.add(n, path, "must be a list of strings, not %s", problem.Describe(n))
+		d.Add(n, path, "must be a list of strings, not %s", problem.Describe(n))
 		return nil
 	}
 	out := make([]string, 0, len(n.Content))
@@ -225,15 +194,15 @@ func (d *taskDecoder) timeout(n *yaml.Node) time.Duration {
 	t, err := time.ParseDuration(s)
 	switch {
 	case err != nil:
-		d.add(n, "timeout", "%q is not a duration (write 90s or 2m)", s)
+		d.Add(n, "timeout", "%q is not a duration (write 90s or 2m)", s)
 	case t <= 0 || t > MaxTimeout:
-		d.add(n, "timeout", "%s must be above 0 and at most %s", t, MaxTimeout)
+		d.Add(n, "timeout", "%s must be above 0 and at most %s", t, MaxTimeout)
 	}
 	return t
 }
 
 func (d *taskDecoder) budget(n *yaml.Node) Budget {
-	f := d.fields(n, "budget", "max_tokens_per_turn", "max_tool_iterations", "max_usd")
+	f := d.Fields(n, "budget", nil, []string{"max_tokens_per_turn", "max_tool_iterations", "max_usd"})
 	var b Budget
 	if v := f["max_tokens_per_turn"]; v != nil {
 		b.MaxTokensPerTurn = d.positiveInt(v, "budget.max_tokens_per_turn")
@@ -244,7 +213,7 @@ func (d *taskDecoder) budget(n *yaml.Node) Budget {
 	if v := f["max_usd"]; v != nil {
 		x, err := strconv.ParseFloat(v.Value, 64)
 		if v.Kind != yaml.ScalarNode || err != nil || x <= 0 {
-			d.add(v, "budget.max_usd", "%q must be a positive number of US dollars", v.Value)
+			d.Add(v, "budget.max_usd", "%q must be a positive number of US dollars", v.Value)
 		}
 		b.MaxUSD = x
 	}
@@ -254,7 +223,7 @@ func (d *taskDecoder) budget(n *yaml.Node) Budget {
 func (d *taskDecoder) positiveInt(n *yaml.Node, path string) int {
 	x, err := strconv.Atoi(n.Value)
 	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!int" || err != nil || x <= 0 {
-		d.add(n, path, "%q must be a positive integer", n.Value)
+		d.Add(n, path, "%q must be a positive integer", n.Value)
 		return 0
 	}
 	return x
@@ -262,22 +231,22 @@ func (d *taskDecoder) positiveInt(n *yaml.Node, path string) int {
 
 func (d *taskDecoder) reference(n *yaml.Node) []Step {
 	if n.Kind != yaml.SequenceNode || len(n.Content) == 0 {
-		d.add(n, "reference", "must be a non-empty list of {tool, args}")
+		d.Add(n, "reference", "must be a non-empty list of {tool, args}")
 		return nil
 	}
 	steps := make([]Step, 0, len(n.Content))
 	for i, c := range n.Content {
 		p := fmt.Sprintf("reference[%d]", i)
-		f := d.fields(c, p, "tool", "args", "target")
+		f := d.Fields(c, p, nil, []string{"tool", "args", "target"})
 		s := Step{Tool: d.str(f["tool"], p+".tool", true), Args: json.RawMessage(`{}`)}
 		if t := f["target"]; t != nil {
 			s.Target = d.target(t, p+".target")
 		}
 		if a := f["args"]; a != nil {
 			if a.Kind != yaml.MappingNode {
-				d.add(a, p+".args", "must be a mapping, not %s", problem.Describe(a))
+				d.Add(a, p+".args", "must be a mapping, not %s", problem.Describe(a))
 			} else if raw, err := nodeJSON(a); err != nil {
-				d.add(a, p+".args", "%v", err)
+				d.Add(a, p+".args", "%v", err)
 			} else {
 				s.Args = raw
 			}
@@ -288,13 +257,13 @@ func (d *taskDecoder) reference(n *yaml.Node) []Step {
 }
 
 func (d *taskDecoder) target(n *yaml.Node, path string) *Target {
-	f := d.fields(n, path, "role", "name", "href")
+	f := d.Fields(n, path, nil, []string{"role", "name", "href"})
 	t := &Target{Role: d.str(f["role"], path+".role", true), Name: d.str(f["name"], path+".name", true)}
 	if h := f["href"]; h != nil {
 		t.Href = d.str(h, path+".href", true)
 	}
 	if t.Role != "" && !slices.Contains(TargetRoles, t.Role) {
-		d.add(f["role"], path+".role", "%q must be one of %s", t.Role, strings.Join(TargetRoles, ", "))
+		d.Add(f["role"], path+".role", "%q must be one of %s", t.Role, strings.Join(TargetRoles, ", "))
 	}
 	return t
 }
@@ -327,11 +296,4 @@ func (t *Task) Canonical() ([]byte, error) {
 		return nil, err
 	}
 	return bytes.TrimRight(b.Bytes(), "\n"), nil
-}
-
-func join(path, key string) string {
-	if path == "" {
-		return key
-	}
-	return path + "." + key
 }

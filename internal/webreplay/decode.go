@@ -258,7 +258,7 @@ func (d *fileDecoder) entry(n *yaml.Node, at string) (indexItem, bool) {
 	var pathNode *yaml.Node
 	havePath := false
 	for _, p := range pairs {
-		field := join(at, p.key)
+		field := problem.Join(at, p.key)
 		it.lines[p.key] = p.v.Line
 		switch p.key {
 		case "path":
@@ -283,7 +283,7 @@ func (d *fileDecoder) entry(n *yaml.Node, at string) (indexItem, bool) {
 		}
 	}
 	if pathNode == nil || isNull(pathNode) {
-		d.problem(it.line, join(at, "path"), "missing")
+		d.problem(it.line, problem.Join(at, "path"), "missing")
 	}
 	if it.body != "" {
 		if msg := checkBodyFile(it.body); msg != "" {
@@ -316,7 +316,7 @@ func (d *fileDecoder) headers(n *yaml.Node, at string, lines map[string]int) map
 	h := make(map[string]string, len(pairs))
 	for _, p := range pairs {
 		lines["headers."+p.key] = p.v.Line
-		if v, ok := d.str(p.v, join(at, p.key)); ok {
+		if v, ok := d.str(p.v, problem.Join(at, p.key)); ok {
 			h[p.key] = v
 		}
 	}
@@ -405,7 +405,7 @@ func (d *fileDecoder) mapping(n *yaml.Node, at string) ([]pair, bool) {
 			continue
 		}
 		if line, dup := seen[k.Value]; dup {
-			d.problem(k.Line, join(at, k.Value), "repeated; first set on line %d", line)
+			d.problem(k.Line, problem.Join(at, k.Value), "repeated; first set on line %d", line)
 			continue
 		}
 		seen[k.Value] = k.Line
@@ -449,11 +449,4 @@ func (d *fileDecoder) integer(n *yaml.Node, at string) (int, bool) {
 
 func isNull(n *yaml.Node) bool {
 	return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null"
-}
-
-func join(at, field string) string {
-	if at == "" {
-		return field
-	}
-	return at + "." + field
 }
