@@ -161,7 +161,7 @@ func providerFunc(st *State, s *suite.Suite, tasks []*suite.Task, o runOptions, 
 		for _, t := range tasks {
 			path := s.TranscriptFile(o.server, t.ID)
 			if dir != "" {
-				path = dir + "/" + t.ID + ".jsonl"
+				path = filepath.Join(dir, t.ID+".jsonl")
 			}
 			tr, err := transcript.ReadFile(path)
 			if err != nil {
@@ -179,40 +179,46 @@ func providerFunc(st *State, s *suite.Suite, tasks []*suite.Task, o runOptions, 
 			}
 			return llm.NewReplay(records[t.ID], digest), nil
 		}, nil
-	case llm.NameAnthropic:
-		key := st.Getenv("ANTHROPIC_API_KEY")
-		if err := llm.Gate(st.Getenv("CONTRACTBENCH_REAL") == "1", key != "", name); err != nil {
-			return nil, asUsage(err)
+	case llm.NameAnthropic, llm.NameOpenAI:
+		newProvider, err := paidProvider(st, name, o)
+		if err != nil {
+			return nil, err
 		}
-		opts := llm.AnthropicOptions{APIKey: key, BaseURL: st.Getenv("ANTHROPIC_BASE_URL"), Model: o.model}
-		p, err := llm.NewAnthropic(opts)
+		// One is built now so a bad key, URL or unpriced model stops the
+		// run before it starts; each task then gets its own.
+		p, err := newProvider()
 		if err != nil {
 			return nil, asUsage(err)
 		}
 		if err := checkPriced(prices, p); err != nil {
 			return nil, err
 		}
-		return func(*suite.Task) (llm.Provider, error) { return llm.NewAnthropic(opts) }, nil
-	case llm.NameOpenAI:
-		key := st.Getenv("OPENAI_API_KEY")
-		base := o.baseURL
-		if base == "" {
-			base = st.Getenv("OPENAI_BASE_URL")
-		}
-		if err := llm.Gate(st.Getenv("CONTRACTBENCH_REAL") == "1", key != "", name); err != nil {
-			return nil, asUsage(err)
-		}
-		opts := llm.OpenAIOptions{APIKey: key, BaseURL: base, Model: o.model}
-		p, err := llm.NewOpenAI(opts)
-		if err != nil {
-			return nil, asUsage(err)
-		}
-		if err := checkPriced(prices, p); err != nil {
-			return nil, err
-		}
-		return func(*suite.Task) (llm.Provider, error) { return llm.NewOpenAI(opts) }, nil
+		return func(*suite.Task) (llm.Provider, error) { return newProvider() }, nil
 	}
 	return nil, usagef("unknown agent %q", o.agent)
+}
+
+// paidProvider checks the paid-call opt-in and the provider's key, and
+// returns how to build the provider from the environment and flags.
+func paidProvider(st *State, name string, o runOptions) (func() (llm.Provider, error), error) {
+	keyVar := "ANTHROPIC_API_KEY"
+	if name == llm.NameOpenAI {
+		keyVar = "OPENAI_API_KEY"
+	}
+	key := st.Getenv(keyVar)
+	if err := llm.Gate(st.Getenv("CONTRACTBENCH_REAL") == "1", key != "", name); err != nil {
+		return nil, asUsage(err)
+	}
+	if name == llm.NameAnthropic {
+		opts := llm.AnthropicOptions{APIKey: key, BaseURL: st.Getenv("ANTHROPIC_BASE_URL"), Model: o.model}
+		return func() (llm.Provider, error) { return llm.NewAnthropic(opts) }, nil
+	}
+	base := o.baseURL
+	if base == "" {
+		base = st.Getenv("OPENAI_BASE_URL")
+	}
+	opts := llm.OpenAIOptions{APIKey: key, BaseURL: base, Model: o.model}
+	return func() (llm.Provider, error) { return llm.NewOpenAI(opts) }, nil
 }
 
 // checkPriced refuses a paid model the price table does not list, before

@@ -104,17 +104,9 @@ func (a *Anthropic) Next(ctx context.Context, req Request) (Response, error) {
 	if err != nil {
 		return Response{}, fmt.Errorf("anthropic: request: %s", Redact(err.Error(), a.secrets...))
 	}
-	var msg *anthropic.Message
-	err = a.retry.do(ctx, func(ctx context.Context) error {
-		attemptCtx, cancel := context.WithTimeout(ctx, a.timeout)
-		defer cancel()
-		m, err := a.messages.New(attemptCtx, params)
-		if err != nil {
-			return a.convertError(ctx, err)
-		}
-		msg = m
-		return nil
-	})
+	msg, err := send(ctx, a.retry, a.timeout, func(ctx context.Context) (*anthropic.Message, error) {
+		return a.messages.New(ctx, params)
+	}, a.convertError)
 	if err != nil {
 		return Response{}, err
 	}

@@ -112,17 +112,9 @@ func (p *OpenAI) Next(ctx context.Context, req Request) (Response, error) {
 	if err != nil {
 		return Response{}, fmt.Errorf("openai: request: %s", Redact(err.Error(), p.secrets...))
 	}
-	var completion *openai.ChatCompletion
-	err = p.retry.do(ctx, func(ctx context.Context) error {
-		attemptCtx, cancel := context.WithTimeout(ctx, p.timeout)
-		defer cancel()
-		c, err := p.completions.New(attemptCtx, params)
-		if err != nil {
-			return p.convertError(ctx, err)
-		}
-		completion = c
-		return nil
-	})
+	completion, err := send(ctx, p.retry, p.timeout, func(ctx context.Context) (*openai.ChatCompletion, error) {
+		return p.completions.New(ctx, params)
+	}, p.convertError)
 	if err != nil {
 		return Response{}, err
 	}

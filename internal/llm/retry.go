@@ -313,3 +313,22 @@ func newTransportError(provider string, parent context.Context, err error, secre
 	}
 	return te
 }
+
+// send makes one API call under the policy: each attempt gets its own
+// timeout, and convert turns an SDK error into one the policy can classify
+// (and that names no secret).
+func send[T any](ctx context.Context, p RetryPolicy, timeout time.Duration,
+	call func(context.Context) (T, error), convert func(context.Context, error) error) (T, error) {
+	var out T
+	err := p.do(ctx, func(ctx context.Context) error {
+		attemptCtx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		v, err := call(attemptCtx)
+		if err != nil {
+			return convert(ctx, err)
+		}
+		out = v
+		return nil
+	})
+	return out, err
+}

@@ -36,17 +36,19 @@ const browserEndGrace = 3 * time.Second
 // harnessError marks a failure of the harness (browser, server, web layer),
 // as opposed to something the agent did.
 type harnessError struct {
+	// stage says where ("browser", "tool server"); empty when err names it
+	// already, as the judge's errors do.
 	stage string
 	err   error
 }
 
 func (e *harnessError) Error() string {
-	msg := e.err.Error()
-	if strings.HasPrefix(msg, e.stage+":") {
-		return msg // the error names its stage already
+	if e.stage == "" {
+		return e.err.Error()
 	}
-	return e.stage + ": " + msg
+	return e.stage + ": " + e.err.Error()
 }
+
 func (e *harnessError) Unwrap() error { return e.err }
 
 // taskRun is everything one attempt of one task holds.
@@ -197,7 +199,7 @@ func (r *taskRun) setUp(ctx context.Context) error {
 	r.onClose(func() { r.browser.Close() })
 	r.judge, err = judge.Attach(ctx, r.browser.URL(), judge.Options{})
 	if err != nil {
-		return &harnessError{"judge", err}
+		return &harnessError{err: err}
 	}
 	r.onClose(func() { r.judge.Close() })
 	return nil
@@ -251,8 +253,8 @@ func (r *taskRun) taint(res *report.TaskResult, out *agent.Outcome) {
 		if !unsafe || c.Refused {
 			continue
 		}
-		res.Reason = strings.TrimPrefix(res.Reason+"; ", "; ") +
-			fmt.Sprintf("call %d used %s, which %s: a tainted result never counts as passed", c.Seq, c.Tool, why)
+		res.Reason = joinReasons(res.Reason,
+			fmt.Sprintf("call %d used %s, which %s: a tainted result never counts as passed", c.Seq, c.Tool, why))
 		res.Outcome = report.OutcomeTainted
 		return
 	}
@@ -272,7 +274,7 @@ func (r *taskRun) grade(ctx context.Context) (contract.Verdict, *contract.Observ
 		if berr := r.browserEnded(ctx, browserEndGrace); berr != nil {
 			return contract.Verdict{}, nil, berr
 		}
-		return contract.Verdict{}, nil, &harnessError{"judge", err}
+		return contract.Verdict{}, nil, &harnessError{err: err}
 	}
 	if len(obs.Screenshot.PNG) > 0 {
 		if h, err := phash.FromPNG(obs.Screenshot.PNG); err == nil {
@@ -324,12 +326,11 @@ func (r *taskRun) misses() []string {
 // replay drifted (the drift is shown beside it); a replay that drifted but
 // left a passing state is "replay_drift", never "passed".
 func decide(res *report.TaskResult, out *agent.Outcome, v contract.Verdict, misses []string) {
-	reason := func(s string) string {
-		if len(misses) > 0 {
-			s = strings.TrimSpace(s + "; replay misses: " + strings.Join(misses, ", "))
-		}
-		return strings.TrimPrefix(s, "; ")
+	var missed string
+	if len(misses) > 0 {
+		missed = "replay misses: " + strings.Join(misses, ", ")
 	}
+	reason := func(s string) string { return joinReasons(s, missed) }
 	switch out.Stop {
 	case agent.StopError:
 		res.Outcome, res.Reason = report.OutcomeError, reason(out.Err.Error())
@@ -367,6 +368,11 @@ func fillAgent(res *report.TaskResult, out *agent.Outcome) {
 		res.Calls = append(res.Calls, report.Call{Seq: c.Seq, Tool: c.Tool, DurationMS: c.Duration.Milliseconds(),
 			ResponseBytes: int64(c.Bytes), IsError: c.IsError, Refused: c.Refused})
 	}
+}
+
+// joinReasons joins the non-empty parts of a result's reason with "; ".
+func joinReasons(parts ...string) string {
+	return strings.Join(slices.DeleteFunc(parts, func(s string) bool { return s == "" }), "; ")
 }
 
 func errorResult(res *report.TaskResult, err error) *report.TaskResult {
