@@ -85,6 +85,9 @@ func runRecord(st *State, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := saveRecording(st, cfg, recordedArchiveDir(cfg, f.runOptions.recordTo)); err != nil {
+		return err
+	}
 	if len(writeErrs) > 0 {
 		return fmt.Errorf("write transcripts: %v", writeErrs)
 	}

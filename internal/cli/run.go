@@ -49,6 +49,7 @@ func (f *runFlags) register(fs *flag.FlagSet, agent, agentUsage string) {
 	fs.IntVar(&f.parallel, "j", 1, "tasks run in parallel, each with its own browser")
 	fs.StringVar(&f.model, "model", "", "model for paid agents (default: the provider's)")
 	fs.StringVar(&f.baseURL, "base-url", "", "OpenAI-compatible server URL for --agent openai")
+	fs.StringVar(&f.runOptions.recordTo, "record-to", "", "with --web record: folder the captured archive is written to (default <suite>/web-recorded)")
 	fs.Var(&f.prices, "price", "price of a model missing from the table: MODEL=IN,OUT[,CACHE_READ,CACHE_WRITE] USD per million tokens (repeatable)")
 }
 
@@ -98,6 +99,9 @@ func runRun(st *State, args []string) error {
 	}
 	run, err := execute(st, cfg)
 	if err != nil {
+		return err
+	}
+	if err := saveRecording(st, cfg, recordedArchiveDir(cfg, f.runOptions.recordTo)); err != nil {
 		return err
 	}
 	run.GitSHA = gitSHA(st, cfg.Suite.Dir)

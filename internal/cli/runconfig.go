@@ -42,8 +42,10 @@ type runOptions struct {
 	browserURL string
 	// transcripts is the folder replay reads from (default: the suite's).
 	transcripts string
-	// serversFile describes the tool servers (default benchmarks/servers.yaml).
+	// serversFile describes the tool servers (default: beside the suite).
 	serversFile string
+	// recordTo is where --web record writes its capture.
+	recordTo string
 }
 
 // newRunConfig checks every input a run needs before anything starts, so a
@@ -67,6 +69,9 @@ func newRunConfig(st *State, o runOptions) (*runner.Config, error) {
 	case runner.WebReplay, runner.WebLive, runner.WebRecord:
 	default:
 		return nil, usagef("unknown --web %q: want replay, live or record", web)
+	}
+	if o.recordTo != "" && web != runner.WebRecord {
+		return nil, usagef("--record-to applies only with --web record")
 	}
 	prices, err := llm.DefaultPrices()
 	if err != nil {

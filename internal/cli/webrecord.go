@@ -1,0 +1,36 @@
+package cli
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"contractbench/internal/runner"
+)
+
+// recordedArchiveDir is where --web record writes what it captured when
+// --record-to is not given: beside the suite's hand-made web/, never over
+// it, so a capture is reviewed before it replaces the replicas.
+func recordedArchiveDir(cfg *runner.Config, recordTo string) string {
+	if recordTo != "" {
+		return recordTo
+	}
+	return filepath.Join(cfg.Suite.Dir, "web-recorded")
+}
+
+// saveRecording writes what a --web record run captured, in the archive
+// format replay reads, and lists the requests the real sites did not
+// answer. It does nothing for other web modes.
+func saveRecording(st *State, cfg *runner.Config, dir string) error {
+	if cfg.Recorder == nil {
+		return nil
+	}
+	archive := cfg.Recorder.Archive()
+	if err := archive.Write(dir); err != nil {
+		return fmt.Errorf("write the recorded archive: %w", err)
+	}
+	fmt.Fprintf(st.Stdout, "recorded %d host(s) into %s\n", len(archive.Hosts()), dir)
+	for _, m := range cfg.Recorder.Misses() {
+		fmt.Fprintf(st.Stdout, "  not recorded: %s %s: %s\n", m.Method, m.URL, m.Reason)
+	}
+	return nil
+}
