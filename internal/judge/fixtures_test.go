@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -191,21 +192,22 @@ func withPHash(t *testing.T, obs contract.Observation) contract.Observation {
 	return obs
 }
 
-// answerURLs is, for each task, a URL its contract accepts as the end of
-// the task. It is written out rather than derived, because a url pattern
-// (anchored, with alternatives and optional parts) describes a set of URLs;
-// TestFixtureSite checks that each one is in its task's set.
-var answerURLs = map[string]string{
-	"task-01-example-com-title":           "https://example.com/",
-	"task-02-mdn-fetch-syntax":            "https://developer.mozilla.org/en-US/docs/Web/API/Window/fetch",
-	"task-03-wikipedia-eiffel-height":     "https://en.wikipedia.org/wiki/Eiffel_Tower",
-	"task-04-rfc-9110-section-9-title":    "https://www.rfc-editor.org/rfc/rfc9110.html#section-9",
-	"task-05-w3c-html-section-definition": "https://html.spec.whatwg.org/multipage/sections.html#the-section-element",
-	"task-06-arxiv-2401-13919-abstract":   "https://arxiv.org/abs/2401.13919",
-	"task-07-rust-string-trim-method":     "https://doc.rust-lang.org/std/primitive.str.html#method.trim",
-	"task-08-mdn-array-map-return":        "https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Array/map",
-	"task-09-wikipedia-speed-of-light":    "https://en.wikipedia.org/wiki/Speed_of_light",
-	"task-10-tc39-ecma262-strict-mode":    "https://tc39.es/ecma262/#sec-strict-mode-code",
+// loadAnswerURLs reads, for each task, a URL its contract accepts as the
+// end of the task (answer-urls.json in the suite, shared with the tool
+// server size tests). They are written out rather than derived, because a
+// url pattern (anchored, with alternatives and optional parts) describes a
+// set of URLs; TestFixtureSite checks that each one is in its task's set.
+func loadAnswerURLs(t *testing.T) map[string]string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(suiteDir, "answer-urls.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var urls map[string]string
+	if err := json.Unmarshal(data, &urls); err != nil {
+		t.Fatalf("answer-urls.json: %v", err)
+	}
+	return urls
 }
 
 // startURL is where a task's agent begins: its start_url, or for a task
@@ -273,6 +275,7 @@ func TestFixtureSite(t *testing.T) {
 	web := startReplayWeb(t, a)
 	tab := web.agentTab(t)
 
+	answerURLs := loadAnswerURLs(t)
 	if len(answerURLs) != len(s.Tasks) {
 		t.Errorf("answerURLs has %d entries for %d tasks; keep it to one per task", len(answerURLs), len(s.Tasks))
 	}
@@ -280,7 +283,7 @@ func TestFixtureSite(t *testing.T) {
 		t.Run(task.ID, func(t *testing.T) {
 			answer, ok := answerURLs[task.ID]
 			if !ok {
-				t.Fatalf("no answer URL for %s: add to answerURLs a URL its url clauses accept", task.ID)
+				t.Fatalf("no answer URL for %s: add to answer-urls.json a URL its url clauses accept", task.ID)
 			}
 			checkAnswerURL(t, task, answer)
 			start, err := startURL(task)
@@ -355,7 +358,7 @@ func checkAnswerURL(t *testing.T, task *suite.Task, answer string) {
 		}
 		n++
 		if !regexp.MustCompile(u.Pattern).MatchString(answer) {
-			t.Fatalf("answerURLs[%q] = %s, but postconditions[%d] wants a URL matching %s", task.ID, answer, i, u.Pattern)
+			t.Fatalf("answer-urls.json: %s = %s, but postconditions[%d] wants a URL matching %s", task.ID, answer, i, u.Pattern)
 		}
 	}
 	if n == 0 {

@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"contractbench/internal/contract"
-	"contractbench/internal/mcpclient"
 	"contractbench/internal/suite"
 	"contractbench/internal/webreplay"
 )
@@ -33,24 +32,6 @@ const (
 	// pages, measured at the median.
 	ratioTarget = 0.33
 )
-
-// answerPages is the page each task's contract expects the agent to end
-// on, fragment included (the same URLs internal/judge opens to check that
-// every contract passes on its answer). TestPageSizes requires each to
-// match its task's url postcondition, so a task that moves its answer
-// cannot leave this list behind.
-var answerPages = map[string]string{
-	"task-01-example-com-title":           "https://example.com/",
-	"task-02-mdn-fetch-syntax":            "https://developer.mozilla.org/en-US/docs/Web/API/Window/fetch",
-	"task-03-wikipedia-eiffel-height":     "https://en.wikipedia.org/wiki/Eiffel_Tower",
-	"task-04-rfc-9110-section-9-title":    "https://www.rfc-editor.org/rfc/rfc9110.html#section-9",
-	"task-05-w3c-html-section-definition": "https://html.spec.whatwg.org/multipage/sections.html#the-section-element",
-	"task-06-arxiv-2401-13919-abstract":   "https://arxiv.org/abs/2401.13919",
-	"task-07-rust-string-trim-method":     "https://doc.rust-lang.org/std/primitive.str.html#method.trim",
-	"task-08-mdn-array-map-return":        "https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Array/map",
-	"task-09-wikipedia-speed-of-light":    "https://en.wikipedia.org/wiki/Speed_of_light",
-	"task-10-tc39-ecma262-strict-mode":    "https://tc39.es/ecma262/#sec-strict-mode-code",
-}
 
 // hubPages are read by agents on their way in several tasks; they are
 // measured even if no task starts on them any more.
@@ -167,15 +148,26 @@ func suitePages(t *testing.T, archive *webreplay.Archive) []pageSize {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The page each task's contract expects the agent to end on, fragment
+	// included: the same URLs internal/judge opens to check that every
+	// contract passes on its answer.
+	data, err := os.ReadFile(filepath.Join(s.Dir, "answer-urls.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var answerPages map[string]string
+	if err := json.Unmarshal(data, &answerPages); err != nil {
+		t.Fatalf("answer-urls.json: %v", err)
+	}
 	urls := slices.Clone(hubPages)
 	for _, id := range s.IDs() {
 		task, _ := s.Task(id)
 		answer, ok := answerPages[id]
 		if !ok {
-			t.Fatalf("task %s has no answer page in answerPages; add the URL its contract expects", id)
+			t.Fatalf("task %s has no answer page in answer-urls.json; add the URL its contract expects", id)
 		}
 		if err := matchesURLClauses(task.Postconditions, answer); err != nil {
-			t.Fatalf("task %s: answerPages says %s: %v", id, answer, err)
+			t.Fatalf("task %s: answer-urls.json says %s: %v", id, answer, err)
 		}
 		if task.StartURL != "" {
 			urls = append(urls, task.StartURL)
@@ -238,27 +230,6 @@ func buildSelf(t *testing.T) string {
 		t.Fatalf("building contractbench for the built-in server: %v\n%s", err, out)
 	}
 	return bin
-}
-
-// startServer starts p against the browser through the profile's transport
-// and mcpclient.Connect, the path the runner takes, so the sizes are the
-// ones reports carry. The session ends with the test.
-func startServer(t *testing.T, ctx context.Context, p *Profile, browserURL, self string) *mcpclient.Session {
-	t.Helper()
-	root, err := filepath.Abs(repoRoot)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, err := p.Transport(Spawn{Root: root, Self: self, CDPURL: browserURL, WorkDir: t.TempDir(), Environ: os.Environ()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sess, err := mcpclient.Connect(ctx, tr, mcpclient.Options{Allow: p.Allow()})
-	if err != nil {
-		t.Fatalf("start %s: %v", p.Name(), err)
-	}
-	t.Cleanup(func() { sess.Close() })
-	return sess
 }
 
 // pagesSection renders what goes between the markers: the table, one row

@@ -70,7 +70,7 @@ func TestPeers(t *testing.T) {
 				ctx, cancel := context.WithTimeout(context.Background(), 45*time.Second)
 				defer cancel()
 				startTask(t, ctx, b.URL(), "")
-				sess := startPeer(t, ctx, p, b.URL())
+				sess := startServer(t, ctx, p, b.URL(), "")
 				checkClassified(t, p, sess.ServerTools())
 				var got capture
 				for _, c := range []struct {
@@ -97,7 +97,7 @@ func TestPeers(t *testing.T) {
 					ctx, cancel := context.WithTimeout(context.Background(), task.Timeout)
 					defer cancel()
 					j, tab := startTask(t, ctx, b.URL(), task.StartURL)
-					sess := startPeer(t, ctx, p, b.URL())
+					sess := startServer(t, ctx, p, b.URL(), "")
 					got := drive(t, ctx, p, sess, p.Reference(task.Reference), task.Instruction)
 					// The peer must have worked in the task's tab, the one
 					// the judge grades, and opened none of its own.
@@ -234,15 +234,18 @@ func pages(t *testing.T, ctx context.Context, browserURL string) []*target.Info 
 	return out
 }
 
-// startPeer spawns the peer against the browser, in a scratch working
-// directory, offering the profile's allowed tools.
-func startPeer(t *testing.T, ctx context.Context, p *Profile, browserURL string) *mcpclient.Session {
+// startServer starts p against the browser through the profile's transport
+// and mcpclient.Connect, the path the runner takes, in a scratch working
+// directory, offering the profile's allowed tools. self is the
+// contractbench binary, for the built-in server ("" for a peer). The
+// session ends with the test.
+func startServer(t *testing.T, ctx context.Context, p *Profile, browserURL, self string) *mcpclient.Session {
 	t.Helper()
 	root, err := filepath.Abs(repoRoot)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, err := p.Transport(Spawn{Root: root, CDPURL: browserURL, WorkDir: t.TempDir(), Environ: os.Environ()})
+	tr, err := p.Transport(Spawn{Root: root, Self: self, CDPURL: browserURL, WorkDir: t.TempDir(), Environ: os.Environ()})
 	if err != nil {
 		t.Fatal(err)
 	}
