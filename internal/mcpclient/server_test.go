@@ -13,7 +13,7 @@ import (
 )
 
 // serveEnv, when set in the environment of this test binary, makes it an
-// MCP server over stdio instead of running tests; TestSpawn starts it that
+// MCP server over stdio instead of running tests; TestOverStdio starts it that
 // way to cross a real process boundary.
 const serveEnv = "MCPCLIENT_TEST_SERVE_STDIO"
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os/exec"
 	"slices"
 	"strings"
 	"time"
@@ -27,7 +26,6 @@ type Session struct {
 	cs      *mcp.ClientSession
 	offered []*mcp.Tool
 	all     []string
-	now     func() time.Time
 }
 
 // Result is the outcome of one tool call as the agent sees it.
@@ -67,7 +65,7 @@ func Connect(ctx context.Context, t mcp.Transport, opts Options) (*Session, erro
 	if err != nil {
 		return nil, fmt.Errorf("mcp: connect: %w", err)
 	}
-	s := &Session{cs: cs, now: time.Now}
+	s := &Session{cs: cs}
 	// Tools follows the server's page cursors: a server may split its list
 	// into pages, and a tool on a later page must not silently vanish.
 	for tool, err := range cs.Tools(ctx, nil) {
@@ -79,16 +77,6 @@ func Connect(ctx context.Context, t mcp.Transport, opts Options) (*Session, erro
 		if opts.Allow == nil || slices.Contains(opts.Allow, tool.Name) {
 			s.offered = append(s.offered, tool)
 		}
-	}
-	return s, nil
-}
-
-// Spawn starts cmd as an MCP server speaking over its stdin and stdout and
-// connects to it. Close stops the process.
-func Spawn(ctx context.Context, cmd *exec.Cmd, opts Options) (*Session, error) {
-	s, err := Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, opts)
-	if err != nil {
-		return nil, fmt.Errorf("start %s: %w", cmd.Path, err)
 	}
 	return s, nil
 }
@@ -116,9 +104,9 @@ func (s *Session) Call(ctx context.Context, name string, args json.RawMessage) (
 	if len(args) == 0 {
 		args = json.RawMessage(`{}`)
 	}
-	start := s.now()
+	start := time.Now()
 	res, err := s.cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-	d := s.now().Sub(start)
+	d := time.Since(start)
 	if err != nil {
 		return Result{Duration: d}, fmt.Errorf("mcp: call %s: %w", name, err)
 	}

@@ -319,9 +319,9 @@ func TestCloseEndsTheServerSession(t *testing.T) {
 	}
 }
 
-// TestSpawn runs this test binary as an MCP server over stdio: the same
-// boundary the runner crosses with the built-in server.
-func TestSpawn(t *testing.T) {
+// TestOverStdio runs this test binary as an MCP server over stdio: the
+// same boundary the runner crosses with every server.
+func TestOverStdio(t *testing.T) {
 	t.Parallel()
 	exe, err := os.Executable()
 	if err != nil {
@@ -331,9 +331,9 @@ func TestSpawn(t *testing.T) {
 	defer cancel()
 	cmd := exec.Command(exe, "-test.run=^$")
 	cmd.Env = append(os.Environ(), serveEnv+"=1")
-	s, err := mcpclient.Spawn(ctx, cmd, mcpclient.Options{Allow: []string{"echo"}})
+	s, err := mcpclient.Connect(ctx, &mcp.CommandTransport{Command: cmd}, mcpclient.Options{Allow: []string{"echo"}})
 	if err != nil {
-		t.Fatalf("Spawn: %v", err)
+		t.Fatalf("Connect over stdio: %v", err)
 	}
 	res, err := s.Call(ctx, "echo", json.RawMessage(`{"text": "over stdio"}`))
 	if err != nil || res.Text != "over stdio" {
@@ -347,11 +347,11 @@ func TestSpawn(t *testing.T) {
 	}
 }
 
-func TestSpawnNamesTheCommandThatFailed(t *testing.T) {
+func TestConnectNamesTheCommandThatFailed(t *testing.T) {
 	t.Parallel()
 	cmd := exec.Command("/nonexistent/mcp-server")
-	_, err := mcpclient.Spawn(context.Background(), cmd, mcpclient.Options{})
-	if err == nil || !strings.Contains(err.Error(), "start /nonexistent/mcp-server: ") {
-		t.Errorf("Spawn of a missing program: error %v, want one naming /nonexistent/mcp-server", err)
+	_, err := mcpclient.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, mcpclient.Options{})
+	if err == nil || !strings.Contains(err.Error(), "/nonexistent/mcp-server") {
+		t.Errorf("Connect to a missing program: error %v, want one naming /nonexistent/mcp-server", err)
 	}
 }
