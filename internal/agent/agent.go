@@ -42,7 +42,10 @@ const (
 	StopBudget  Stop = "budget"  // a cap was exceeded (Err is *llm.BudgetExceededError)
 	StopDrift   Stop = "drift"   // the replay provider diverged (Err is *llm.DriftError)
 	StopTimeout Stop = "timeout" // the context's deadline passed
-	StopError   Stop = "error"   // the provider or the tool server failed
+	// StopInterrupted: the context was cancelled before its deadline (the
+	// run was stopped); the agent did not get its time.
+	StopInterrupted Stop = "interrupted"
+	StopError       Stop = "error" // the provider or the tool server failed
 )
 
 // Call is one tool call the agent made.
@@ -90,7 +93,7 @@ func Run(ctx context.Context, p llm.Provider, s *mcpclient.Session, opts Options
 	msgs := []llm.Message{{Role: llm.RoleUser, Text: opts.Instruction}}
 	for {
 		if err := ctx.Err(); err != nil {
-			return out.stop(StopTimeout, err)
+			return out.stop(ended(ctx), err)
 		}
 		req := llm.Request{System: system, Messages: msgs, Tools: tools, MaxTokens: opts.Budget.Caps().MaxTokensPerTurn}
 		resp, err := p.Next(ctx, req)
@@ -156,10 +159,20 @@ func classify(ctx context.Context, err error) Stop {
 		return StopDrift
 	case errors.As(err, &budget):
 		return StopBudget
-	case errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil:
+	case ctx.Err() != nil:
+		return ended(ctx)
+	case errors.Is(err, context.DeadlineExceeded):
 		return StopTimeout
 	}
 	return StopError
+}
+
+// ended tells a deadline from a cancellation of a context that is done.
+func ended(ctx context.Context) Stop {
+	if errors.Is(ctx.Err(), context.Canceled) {
+		return StopInterrupted
+	}
+	return StopTimeout
 }
 
 // llmTools converts the session's offered MCP tools to the provider's

@@ -316,7 +316,7 @@ func TestRunStops(t *testing.T) {
 			name:      "context ended before the first turn",
 			provider:  func() llm.Provider { return &fakeModel{turns: []turn{answer("too late")}} },
 			cancelled: true,
-			wantStop:  agent.StopTimeout, wantTurns: 0,
+			wantStop:  agent.StopInterrupted, wantTurns: 0,
 			check: wantErrIs(context.Canceled),
 		},
 		{

@@ -52,6 +52,8 @@ func TestDecide(t *testing.T) {
 			want: report.OutcomeBudgetExceeded, wantReason: budget.Error()},
 		{name: "budget with misses", stop: agent.StopBudget, err: budget, verdict: fail, misses: misses,
 			want: report.OutcomeBudgetExceeded, wantReason: budget.Error() + "; " + missText},
+		{name: "interrupted", stop: agent.StopInterrupted, err: context.Canceled, verdict: pass,
+			want: report.OutcomeError, wantReason: "interrupted before the agent finished"},
 		{name: "timeout", stop: agent.StopTimeout, err: context.DeadlineExceeded, verdict: pass,
 			want: report.OutcomeTimeout, wantReason: "the task's timeout passed before the agent answered"},
 		{name: "timeout with misses", stop: agent.StopTimeout, err: context.DeadlineExceeded, verdict: fail, misses: misses,

@@ -156,11 +156,6 @@ func (r *taskRun) run(parent context.Context) (*report.TaskResult, *transcript.R
 	res.WebMisses = r.misses()
 	decide(res, out, verdict, res.WebMisses)
 	r.taint(res, out)
-	if parent.Err() != nil && out.Stop == agent.StopTimeout {
-		// The run was stopped (Ctrl-C), not the task's own timeout: the
-		// agent did not get its time, so its result says nothing.
-		res.Outcome, res.Reason = report.OutcomeError, "interrupted before the agent finished"
-	}
 	return res, rec
 }
 
@@ -337,6 +332,11 @@ func decide(res *report.TaskResult, out *agent.Outcome, v contract.Verdict, miss
 		return
 	case agent.StopBudget:
 		res.Outcome, res.Reason = report.OutcomeBudgetExceeded, reason(out.Err.Error())
+		return
+	case agent.StopInterrupted:
+		// The run was stopped (Ctrl-C): the agent did not get its time, so
+		// the state it left says nothing about the task.
+		res.Outcome, res.Reason = report.OutcomeError, reason("interrupted before the agent finished")
 		return
 	case agent.StopTimeout:
 		res.Outcome, res.Reason = report.OutcomeTimeout, reason("the task's timeout passed before the agent answered")
