@@ -7,7 +7,7 @@ import (
 
 	"contractbench/internal/contract"
 	"contractbench/internal/judge"
-	"contractbench/internal/phash"
+	"contractbench/internal/runner"
 )
 
 var judgeCommand = command{
@@ -70,10 +70,7 @@ func runJudge(st *State, args []string) error {
 	if err != nil {
 		return fmt.Errorf("observe: %w", err)
 	}
-	if h, err := phash.FromPNG(obs.Screenshot.PNG); err == nil {
-		obs.Screenshot.PHash = h.String()
-	}
-	v := contract.Evaluate(task.Postconditions, obs, cfg.Classes)
+	v := runner.Grade(task.Postconditions, &obs, cfg.Classes)
 	fmt.Fprintf(st.Stdout, "%s: final URL %s\n", task.ID, obs.URL)
 	for _, e := range v.Evidence {
 		mark := "ok  "

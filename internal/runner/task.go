@@ -271,12 +271,20 @@ func (r *taskRun) grade(ctx context.Context) (contract.Verdict, *contract.Observ
 		}
 		return contract.Verdict{}, nil, &harnessError{err: err}
 	}
-	if len(obs.Screenshot.PNG) > 0 {
+	return Grade(r.task.Postconditions, &obs, r.cfg.Classes), &obs, nil
+}
+
+// Grade completes an Observation the judge captured with its screenshot's
+// perceptual hash (the judge leaves hashing to its callers; the report
+// keeps the hash so the run can be re-graded) and grades the contract on
+// it with contract.Evaluate.
+func Grade(pc contract.Postconditions, obs *contract.Observation, classes contract.Classes) contract.Verdict {
+	if len(obs.Screenshot.PNG) > 0 && obs.Screenshot.PHash == "" {
 		if h, err := phash.FromPNG(obs.Screenshot.PNG); err == nil {
 			obs.Screenshot.PHash = h.String()
 		}
 	}
-	return contract.Evaluate(r.task.Postconditions, obs, r.cfg.Classes), &obs, nil
+	return contract.Evaluate(pc, *obs, classes)
 }
 
 // browserEnded returns the harness error for a browser that has ended,
