@@ -3,8 +3,6 @@ package cli
 import (
 	"bytes"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"contractbench/internal/report"
@@ -96,9 +94,9 @@ func runCompare(st *State, args []string) error {
 	if err := report.WriteComparison(&table, rows, *base); err != nil {
 		return err
 	}
-	path := filepath.Join(dir, sha+"-servers.md")
-	if err := writeAtomic(path, table.Bytes()); err != nil {
-		return err
+	path, err := report.WriteFile(dir, sha+"-servers.md", table.Bytes())
+	if err != nil {
+		return fmt.Errorf("write the comparison: %w", err)
 	}
 	st.Stdout.Write(table.Bytes())
 	fmt.Fprintf(st.Stdout, "\ncomparison: %s\n", path)
@@ -108,23 +106,4 @@ func runCompare(st *State, args []string) error {
 		}
 	}
 	return nil
-}
-
-// writeAtomic writes data to path through a temporary file in the same
-// folder, so a reader never sees half a file.
-func writeAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
