@@ -2,16 +2,13 @@ package judge
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net"
-	"net/http"
-	"net/url"
-	"strings"
 	"sync"
 	"time"
+
+	"contractbench/internal/cdpconn"
 
 	"github.com/chromedp/cdproto"
 	"github.com/chromedp/cdproto/cdp"
@@ -67,7 +64,7 @@ const setupTimeout = 10 * time.Second
 // use.
 type Judge struct {
 	opts Options
-	conn *conn
+	conn *cdpconn.Conn
 
 	// bg bounds the background preparation of new sessions; Close ends it.
 	bg        context.Context
@@ -119,10 +116,6 @@ type pageState struct {
 func Attach(ctx context.Context, browserURL string, opts Options) (*Judge, error) {
 	opts = opts.withDefaults()
 	start := opts.Clock()
-	wsURL, err := browserWebSocket(ctx, browserURL)
-	if err != nil {
-		return nil, fmt.Errorf("judge: %w", err)
-	}
 	bg, stopBg := context.WithCancel(context.Background())
 	j := &Judge{
 		opts:         opts,
@@ -133,12 +126,13 @@ func Attach(ctx context.Context, browserURL string, opts Options) (*Judge, error
 		sessions:     make(map[target.SessionID]*pageState),
 		pagesChanged: make(chan struct{}),
 	}
-	j.conn, err = dial(ctx, wsURL, j.handle)
+	var err error
+	j.conn, err = cdpconn.Dial(ctx, browserURL, j.handle)
 	if err != nil {
 		stopBg()
 		return nil, fmt.Errorf("judge: %w", err)
 	}
-	j.conn.listen()
+	j.conn.Listen()
 	if err := j.follow(ctx); err != nil {
 		return nil, errors.Join(fmt.Errorf("judge: %w", err), j.Close())
 	}
@@ -148,10 +142,10 @@ func Attach(ctx context.Context, browserURL string, opts Options) (*Judge, error
 // follow turns on target events and auto-attach, and waits until every page
 // that exists now is prepared.
 func (j *Judge) follow(ctx context.Context) error {
-	if _, err := send(ctx, j.conn, "", target.SetDiscoverTargets, target.SetDiscoverTargetsParams{Discover: true}); err != nil {
+	if _, err := cdpconn.Send(ctx, j.conn, "", target.SetDiscoverTargets, target.SetDiscoverTargetsParams{Discover: true}); err != nil {
 		return err
 	}
-	if _, err := send(ctx, j.conn, "", target.SetAutoAttach, target.SetAutoAttachParams{
+	if _, err := cdpconn.Send(ctx, j.conn, "", target.SetAutoAttach, target.SetAutoAttachParams{
 		AutoAttach:             true,
 		WaitForDebuggerOnStart: true,
 		Flatten:                new(true),
@@ -159,7 +153,7 @@ func (j *Judge) follow(ctx context.Context) error {
 	}); err != nil {
 		return err
 	}
-	targets, err := send(ctx, j.conn, "", target.GetTargets, target.GetTargetsParams{})
+	targets, err := cdpconn.Send(ctx, j.conn, "", target.GetTargets, target.GetTargetsParams{})
 	if err != nil {
 		return err
 	}
@@ -201,8 +195,8 @@ func (j *Judge) awaitPage(ctx context.Context, id target.ID) error {
 		case <-changed:
 		case <-ctx.Done():
 			return fmt.Errorf("waiting to attach: %w", ctx.Err())
-		case <-j.conn.done:
-			return j.conn.lost()
+		case <-j.conn.Done():
+			return j.conn.Lost()
 		}
 	}
 }
@@ -222,7 +216,7 @@ func (j *Judge) MarkToolCall() {
 func (j *Judge) Close() error {
 	j.closeOnce.Do(func() {
 		j.stopBg()
-		if err := j.conn.close(); err != nil && !errors.Is(err, net.ErrClosed) {
+		if err := j.conn.Close(); err != nil && !errors.Is(err, net.ErrClosed) {
 			j.closeErr = fmt.Errorf("judge: closing the connection: %w", err)
 		}
 		j.preparing.Wait()
@@ -238,29 +232,29 @@ func (j *Judge) handle(session target.SessionID, msg *cdproto.Message) {
 	defer j.mu.Unlock()
 	switch msg.Method {
 	case cdproto.EventNetworkRequestWillBeSent:
-		if ev, ok := decodeEvent[network.EventRequestWillBeSent](msg); ok {
+		if ev, ok := cdpconn.Decode[network.EventRequestWillBeSent](msg); ok {
 			j.rec.requestWillBeSent(now, ev)
 		}
 	case cdproto.EventNetworkResponseReceived:
-		if ev, ok := decodeEvent[network.EventResponseReceived](msg); ok {
+		if ev, ok := cdpconn.Decode[network.EventResponseReceived](msg); ok {
 			j.rec.responseReceived(ev)
 		}
 	case cdproto.EventNetworkLoadingFailed:
-		if ev, ok := decodeEvent[network.EventLoadingFailed](msg); ok {
+		if ev, ok := cdpconn.Decode[network.EventLoadingFailed](msg); ok {
 			j.rec.loadingFailed(ev)
 		}
 	case cdproto.EventPageJavascriptDialogOpening:
-		if ev, ok := decodeEvent[page.EventJavascriptDialogOpening](msg); ok {
+		if ev, ok := cdpconn.Decode[page.EventJavascriptDialogOpening](msg); ok {
 			j.rec.dialogOpening(session, ev)
 		}
 	case cdproto.EventPageJavascriptDialogClosed:
 		j.rec.dialogClosed(session)
 	case cdproto.EventTargetAttachedToTarget:
-		if ev, ok := decodeEvent[target.EventAttachedToTarget](msg); ok {
+		if ev, ok := cdpconn.Decode[target.EventAttachedToTarget](msg); ok {
 			j.attached(session, ev)
 		}
 	case cdproto.EventTargetDetachedFromTarget:
-		if ev, ok := decodeEvent[target.EventDetachedFromTarget](msg); ok {
+		if ev, ok := cdpconn.Decode[target.EventDetachedFromTarget](msg); ok {
 			if p := j.sessions[ev.SessionID]; p != nil && p.session == ev.SessionID {
 				p.closed = true
 			}
@@ -270,19 +264,19 @@ func (j *Judge) handle(session target.SessionID, msg *cdproto.Message) {
 	case cdproto.EventTargetTargetInfoChanged:
 		// A prerendered page that the agent navigates to becomes a
 		// plain page.
-		if ev, ok := decodeEvent[target.EventTargetInfoChanged](msg); ok && ev.TargetInfo != nil {
+		if ev, ok := cdpconn.Decode[target.EventTargetInfoChanged](msg); ok && ev.TargetInfo != nil {
 			if p := j.pages[ev.TargetInfo.TargetID]; p != nil {
 				p.subtype = ev.TargetInfo.Subtype
 			}
 		}
 	case cdproto.EventTargetTargetDestroyed:
-		if ev, ok := decodeEvent[target.EventTargetDestroyed](msg); ok {
+		if ev, ok := cdpconn.Decode[target.EventTargetDestroyed](msg); ok {
 			if p := j.pages[ev.TargetID]; p != nil {
 				p.closed = true
 			}
 		}
 	case cdproto.EventTargetTargetCrashed:
-		if ev, ok := decodeEvent[target.EventTargetCrashed](msg); ok {
+		if ev, ok := cdpconn.Decode[target.EventTargetCrashed](msg); ok {
 			if p := j.pages[ev.TargetID]; p != nil {
 				p.crashed = true
 			}
@@ -342,25 +336,25 @@ func (j *Judge) prepare(session target.SessionID, kind string, held bool) error 
 	defer cancel()
 	type step struct {
 		what string
-		r    *reply
+		r    *cdpconn.Reply
 	}
-	steps := []step{{"enabling network events", j.conn.start(ctx, session, network.Enable.Method, network.EnableParams{})}}
+	steps := []step{{"enabling network events", j.conn.Start(ctx, session, network.Enable.Method, network.EnableParams{})}}
 	if kind == "page" || kind == "iframe" {
-		steps = append(steps, step{"enabling page events", j.conn.start(ctx, session, page.Enable.Method, page.EnableParams{})})
+		steps = append(steps, step{"enabling page events", j.conn.Start(ctx, session, page.Enable.Method, page.EnableParams{})})
 	}
 	// Cross-site frames and workers run in targets of their own, and
 	// their requests reach only their own sessions.
-	steps = append(steps, step{"following frames and workers", j.conn.start(ctx, session, target.SetAutoAttach.Method, target.SetAutoAttachParams{
+	steps = append(steps, step{"following frames and workers", j.conn.Start(ctx, session, target.SetAutoAttach.Method, target.SetAutoAttachParams{
 		AutoAttach:             true,
 		WaitForDebuggerOnStart: true,
 		Flatten:                new(true),
 	})})
 	if held {
-		steps = append(steps, step{"releasing the target", j.conn.start(ctx, session, runtime.RunIfWaitingForDebugger.Method, cdp.Empty{})})
+		steps = append(steps, step{"releasing the target", j.conn.Start(ctx, session, runtime.RunIfWaitingForDebugger.Method, cdp.Empty{})})
 	}
 	var errs []error
 	for _, s := range steps {
-		if err := s.r.wait(ctx, nil); err != nil {
+		if err := s.r.Wait(ctx, nil); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", s.what, err))
 		}
 	}
@@ -370,45 +364,4 @@ func (j *Judge) prepare(session target.SessionID, kind string, held bool) error 
 		return nil
 	}
 	return errors.Join(errs...)
-}
-
-// browserWebSocket asks the DevTools endpoint for the browser's WebSocket.
-// A ws:// address is taken as it is.
-func browserWebSocket(ctx context.Context, browserURL string) (string, error) {
-	u, err := url.Parse(browserURL)
-	if err != nil {
-		return "", fmt.Errorf("browser url %q: %w", browserURL, err)
-	}
-	switch u.Scheme {
-	case "ws", "wss":
-		return browserURL, nil
-	case "http", "https":
-	default:
-		return "", fmt.Errorf("browser url %q: want http://host:port", browserURL)
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.Scheme+"://"+u.Host+"/json/version", nil)
-	if err != nil {
-		return "", fmt.Errorf("browser url %q: %w", browserURL, err)
-	}
-	// No proxy: the endpoint is local, and the environment is not ours.
-	client := &http.Client{Transport: &http.Transport{Proxy: nil, DisableKeepAlives: true}}
-	resp, err := client.Do(req)
-	if err != nil {
-		return "", fmt.Errorf("browser at %s: %w", browserURL, err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
-	if err != nil {
-		return "", fmt.Errorf("browser at %s: %w", browserURL, err)
-	}
-	if resp.StatusCode != http.StatusOK {
-		return "", fmt.Errorf("browser at %s: /json/version answered %s", browserURL, resp.Status)
-	}
-	var v struct {
-		WebSocketDebuggerURL string `json:"webSocketDebuggerUrl"`
-	}
-	if err := json.Unmarshal(body, &v); err != nil || !strings.HasPrefix(v.WebSocketDebuggerURL, "ws") {
-		return "", fmt.Errorf("browser at %s: /json/version names no browser websocket", browserURL)
-	}
-	return v.WebSocketDebuggerURL, nil
 }

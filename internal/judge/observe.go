@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"contractbench/internal/cdpconn"
 	"contractbench/internal/contract"
 
 	"github.com/chromedp/cdproto"
@@ -83,7 +84,7 @@ func (j *Judge) capture(ctx context.Context, selectors []string) (contract.Obser
 	// A page behind others renders nothing, and capturing it would wait
 	// for a frame that never comes; such an observation has no screenshot.
 	if active.state.Visibility == "visible" {
-		shot, err := send(ctx, j.conn, active.page.session, page.CaptureScreenshot, page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng})
+		shot, err := cdpconn.Send(ctx, j.conn, active.page.session, page.CaptureScreenshot, page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng})
 		if err != nil {
 			return contract.Observation{}, fmt.Errorf("screenshot of %s: %w", obs.URL, err)
 		}
@@ -99,8 +100,8 @@ func (j *Judge) capture(ctx context.Context, selectors []string) (contract.Obser
 // alive reports an error if the connection to the browser has ended.
 func (j *Judge) alive() error {
 	select {
-	case <-j.conn.done:
-		return fmt.Errorf("judge: the browser crashed or was closed: %w", j.conn.lost())
+	case <-j.conn.Done():
+		return fmt.Errorf("judge: the browser crashed or was closed: %w", j.conn.Lost())
 	default:
 		return nil
 	}
@@ -108,7 +109,7 @@ func (j *Judge) alive() error {
 
 // explain prefixes err, and says when it came from losing the browser.
 func (j *Judge) explain(err error) error {
-	if errors.Is(err, errLost) {
+	if errors.Is(err, cdpconn.ErrLost) {
 		return fmt.Errorf("judge: the browser crashed or was closed: %w", err)
 	}
 	return fmt.Errorf("judge: %w", err)
@@ -127,7 +128,7 @@ func (j *Judge) dismissDialogs(ctx context.Context) error {
 	}
 	j.mu.Unlock()
 	for _, d := range showing {
-		_, err := send(ctx, j.conn, d.session, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: false})
+		_, err := cdpconn.Send(ctx, j.conn, d.session, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: false})
 		if err != nil && !j.dialogGone(d) {
 			return fmt.Errorf("dismissing the %s %q: %w", d.d.Type, d.d.Message, err)
 		}
@@ -210,11 +211,11 @@ func (j *Judge) view(ctx context.Context, p *pageState) (*pageView, error) {
 	if setupErr != nil {
 		return nil, fmt.Errorf("page %s: %w", p.id, setupErr)
 	}
-	tree, err := send(ctx, j.conn, p.session, page.GetFrameTree, cdp.Empty{})
+	tree, err := cdpconn.Send(ctx, j.conn, p.session, page.GetFrameTree, cdp.Empty{})
 	if err != nil {
 		return nil, fmt.Errorf("page %s: %w", p.id, err)
 	}
-	world, err := send(ctx, j.conn, p.session, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{
+	world, err := cdpconn.Send(ctx, j.conn, p.session, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{
 		FrameID:   tree.FrameTree.Frame.ID,
 		WorldName: worldName,
 	})
@@ -222,7 +223,7 @@ func (j *Judge) view(ctx context.Context, p *pageState) (*pageView, error) {
 		return nil, fmt.Errorf("page %s (%s): %w", p.id, tree.FrameTree.Frame.URL, err)
 	}
 	v := &pageView{page: p, world: world.ExecutionContextID}
-	res, err := send(ctx, j.conn, p.session, runtime.Evaluate, runtime.EvaluateParams{
+	res, err := cdpconn.Send(ctx, j.conn, p.session, runtime.Evaluate, runtime.EvaluateParams{
 		Expression:    pageStateJS,
 		ContextID:     v.world,
 		ReturnByValue: new(true),
@@ -246,7 +247,7 @@ func (j *Judge) query(ctx context.Context, v *pageView, selectors []string) (map
 	if err != nil {
 		return nil, err
 	}
-	res, err := send(ctx, j.conn, v.page.session, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
+	res, err := cdpconn.Send(ctx, j.conn, v.page.session, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
 		FunctionDeclaration: queryJS,
 		ExecutionContextID:  v.world,
 		Arguments:           args,

@@ -4,38 +4,89 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/chromedp/cdproto"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
-	"github.com/chromedp/chromedp"
-	"github.com/chromedp/chromedp/remote"
+
+	"contractbench/internal/cdpconn"
 )
 
 // openStart navigates the browser's first page to the task's start URL, the
-// way a user's browser would be opened on it, and detaches. It runs after
-// the judge attached, so the judge sees the start page load too.
+// way a user's browser would be opened on it, waits for its load event and
+// detaches. It runs after the judge attached, so the judge sees the start
+// page load too.
 func openStart(ctx context.Context, browserURL, url string) error {
-	allocCtx, cancelAlloc := remote.NewAllocator(ctx, browserURL)
-	defer cancelAlloc()
-	bctx, cancelBrowser := chromedp.NewContext(allocCtx)
-	defer cancelBrowser()
-	targets, err := chromedp.Targets(bctx)
+	// The connection attaches to one page alone, so every lifecycle event
+	// it hears is that page's. loads carries the loader of each document
+	// that fired its load event.
+	loads := make(chan cdp.LoaderID, 16)
+	c, err := cdpconn.Dial(ctx, browserURL, func(_ target.SessionID, msg *cdproto.Message) {
+		if msg.Method != cdproto.EventPageLifecycleEvent {
+			return
+		}
+		if ev, ok := cdpconn.Decode[page.EventLifecycleEvent](msg); ok && ev.Name == "load" {
+			select {
+			case loads <- ev.LoaderID:
+			default: // a page that loads this often is not the start page
+			}
+		}
+	})
+	if err != nil {
+		return err
+	}
+	c.Listen()
+	// Closing the connection detaches, never closes: the page is the task's.
+	defer c.Close()
+	targets, err := cdpconn.Send(ctx, c, "", target.GetTargets, target.GetTargetsParams{})
 	if err != nil {
 		return fmt.Errorf("list pages: %w", err)
 	}
-	var page target.ID
-	for _, t := range targets {
+	var id target.ID
+	for _, t := range targets.TargetInfos {
 		if t.Type == "page" {
-			page = t.TargetID
+			id = t.TargetID
 			break
 		}
 	}
-	if page == "" {
+	if id == "" {
 		return fmt.Errorf("the browser has no page to open %s in", url)
 	}
-	// Detach, never close, when done: the page is the task's.
-	pctx, cancelPage := chromedp.NewContext(bctx, chromedp.WithTargetID(page), chromedp.WithDetachOnCancel())
-	defer cancelPage()
-	if _, err := chromedp.Run(pctx, chromedp.Navigate(url)); err != nil {
+	att, err := cdpconn.Send(ctx, c, "", target.AttachToTarget, target.AttachToTargetParams{TargetID: id, Flatten: new(true)})
+	if err != nil {
 		return fmt.Errorf("open %s: %w", url, err)
 	}
-	return nil
+	for _, cmd := range []struct {
+		method string
+		params any
+	}{
+		{page.Enable.Method, page.EnableParams{}},
+		{page.SetLifecycleEventsEnabled.Method, page.SetLifecycleEventsEnabledParams{Enabled: true}},
+	} {
+		if err := c.Call(ctx, att.SessionID, cmd.method, cmd.params, nil); err != nil {
+			return fmt.Errorf("open %s: %w", url, err)
+		}
+	}
+	nav, err := cdpconn.Send(ctx, c, att.SessionID, page.Navigate, page.NavigateParams{URL: url})
+	if err != nil {
+		return fmt.Errorf("open %s: %w", url, err)
+	}
+	if nav.ErrorText != "" {
+		return fmt.Errorf("open %s: %s", url, nav.ErrorText)
+	}
+	if nav.LoaderID == "" {
+		return nil // a navigation within the document: nothing loads
+	}
+	for {
+		select {
+		case id := <-loads:
+			if id == nav.LoaderID {
+				return nil
+			}
+		case <-ctx.Done():
+			return fmt.Errorf("open %s: waiting for its load event: %w", url, ctx.Err())
+		case <-c.Done():
+			return fmt.Errorf("open %s: %w", url, c.Lost())
+		}
+	}
 }

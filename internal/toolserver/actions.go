@@ -15,7 +15,6 @@ import (
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
-	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
 	"contractbench/internal/toolserver/snapshot"
@@ -56,14 +55,14 @@ func (s *Server) reach(ctx context.Context, t *tab, ref string, hitTest bool) (o
 	if !d.Visible {
 		return "", 0, 0, d, fmt.Errorf("%s is not visible now (the page hid it); call read_page or find again", d.Short())
 	}
-	if _, err := chromedp.Call(ctx, dom.ScrollIntoViewIfNeeded, dom.ScrollIntoViewIfNeededParams{ObjectID: obj}); err != nil {
+	if _, err := send(ctx, t, dom.ScrollIntoViewIfNeeded, dom.ScrollIntoViewIfNeededParams{ObjectID: obj}); err != nil {
 		return "", 0, 0, d, fmt.Errorf("scrolling %s into view: %w", ref, err)
 	}
-	quads, err := chromedp.Call(ctx, dom.GetContentQuads, dom.GetContentQuadsParams{ObjectID: obj})
+	quads, err := send(ctx, t, dom.GetContentQuads, dom.GetContentQuadsParams{ObjectID: obj})
 	if err != nil {
 		return "", 0, 0, d, fmt.Errorf("measuring %s: %w", ref, err)
 	}
-	metrics, err := chromedp.Call(ctx, page.GetLayoutMetrics, cdp.Empty{})
+	metrics, err := send(ctx, t, page.GetLayoutMetrics, cdp.Empty{})
 	if err != nil {
 		return "", 0, 0, d, fmt.Errorf("measuring the viewport: %w", err)
 	}
@@ -109,22 +108,22 @@ func visibleCentre(quads []dom.Quad, vw, vh float64) (x, y float64, ok bool) {
 
 // mouseClick sends what a mouse sends for a left click at (x, y): move,
 // press, release. The page sees trusted events, hover effects included.
-func mouseClick(ctx context.Context, x, y float64) error {
+func mouseClick(ctx context.Context, t *tab, x, y float64) error {
 	for _, p := range []input.DispatchMouseEventParams{
 		{Type: input.DispatchMouseEventTypeMouseMoved, X: x, Y: y},
 		{Type: input.DispatchMouseEventTypeMousePressed, X: x, Y: y, Button: input.MouseButtonLeft, Buttons: 1, ClickCount: 1},
 		{Type: input.DispatchMouseEventTypeMouseReleased, X: x, Y: y, Button: input.MouseButtonLeft, ClickCount: 1},
 	} {
-		if _, err := chromedp.Call(ctx, input.DispatchMouseEvent, p); err != nil {
+		if _, err := send(ctx, t, input.DispatchMouseEvent, p); err != nil {
 			return fmt.Errorf("sending %s at (%.0f, %.0f): %w", p.Type, x, y, err)
 		}
 	}
 	return nil
 }
 
-func sendKeys(ctx context.Context, events []*input.DispatchKeyEventParams) error {
+func sendKeys(ctx context.Context, t *tab, events []*input.DispatchKeyEventParams) error {
 	for _, e := range events {
-		if _, err := chromedp.Call(ctx, input.DispatchKeyEvent, *e); err != nil {
+		if _, err := send(ctx, t, input.DispatchKeyEvent, *e); err != nil {
 			return fmt.Errorf("sending key %s %q: %w", e.Type, e.Key, err)
 		}
 	}
@@ -140,7 +139,7 @@ func (s *Server) click(ctx context.Context, t *tab, in refInput) (reply, error) 
 		return reply{}, fmt.Errorf("%s is a select: use select_option with one of its options", d.Short())
 	}
 	b := s.observe(ctx, t, true)
-	if err := mouseClick(ctx, x, y); err != nil {
+	if err := mouseClick(ctx, t, x, y); err != nil {
 		return reply{}, err
 	}
 	loading := s.settle(ctx, t, b, false)
@@ -175,7 +174,7 @@ func (s *Server) typeText(ctx context.Context, t *tab, in typeInput) (reply, err
 	for _, r := range in.Text {
 		keys = append(keys, kb.Encode(r)...)
 	}
-	if err := sendKeys(ctx, keys); err != nil {
+	if err := sendKeys(ctx, t, keys); err != nil {
 		return reply{}, err
 	}
 	lines := []string{fmt.Sprintf("typed %q into %s", in.Text, d.Short())}
@@ -184,7 +183,7 @@ func (s *Server) typeText(ctx context.Context, t *tab, in typeInput) (reply, err
 		lines = append(lines, fmt.Sprintf("the field holds %q (the page changed what was typed)", now))
 	}
 	if in.Submit {
-		if err := sendKeys(ctx, kb.Encode('\r')); err != nil {
+		if err := sendKeys(ctx, t, kb.Encode('\r')); err != nil {
 			return reply{}, err
 		}
 		lines = append(lines, "pressed Enter")
@@ -200,7 +199,7 @@ func (s *Server) pressKey(ctx context.Context, t *tab, in pressKeyInput) (reply,
 		return reply{}, err
 	}
 	b := s.observe(ctx, t, true)
-	if err := sendKeys(ctx, events); err != nil {
+	if err := sendKeys(ctx, t, events); err != nil {
 		return reply{}, err
 	}
 	loading := s.settle(ctx, t, b, false)

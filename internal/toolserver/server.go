@@ -9,9 +9,11 @@ import (
 	"sync"
 	"time"
 
+	"contractbench/internal/cdpconn"
+
+	"github.com/chromedp/cdproto"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
-	"github.com/chromedp/chromedp/remote"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -42,11 +44,15 @@ type Options struct {
 // browser, acting on one current tab at a time. Tool calls are serialized:
 // an agent's actions happen in the order it sends them.
 type Server struct {
-	opts    Options
-	mcp     *mcp.Server
-	browser context.Context // chromedp context of the connection; it has no tab of its own
-	stop    func()          // ends the connection (not the browser)
-	tabs    *tabList
+	opts Options
+	mcp  *mcp.Server
+	conn *cdpconn.Conn // the browser connection; closing it leaves the browser running
+	tabs *tabList
+
+	// sessions routes each attached tab's events to it; the connection's
+	// reading goroutine reads it.
+	sessMu   sync.Mutex
+	sessions map[target.SessionID]*tab
 
 	mu       sync.Mutex // serializes tool calls; guards the fields below
 	cur      *tab
@@ -81,32 +87,21 @@ func newServer(ctx context.Context, opts Options, first target.ID) (*Server, err
 		opts.Version = "dev"
 	}
 
-	// The connection must outlive ctx, so it hangs off a background
-	// context; ctx only limits the wait below.
-	allocCtx, allocCancel := remote.NewAllocator(context.Background(), opts.BrowserURL)
-	browserCtx, browserCancel := chromedp.NewContext(allocCtx)
 	s := &Server{
-		opts:    opts,
-		browser: browserCtx,
-		stop: func() {
-			browserCancel()
-			allocCancel()
-		},
+		opts:     opts,
 		tabs:     newTabList(),
+		sessions: make(map[target.SessionID]*tab),
 		attached: make(map[target.ID]*tab),
 	}
-	done := make(chan error, 1)
-	go func() { done <- s.connect(first) }()
-	select {
-	case err := <-done:
-		if err != nil {
-			s.stop()
-			return nil, fmt.Errorf("toolserver: connecting to %s: %w", opts.BrowserURL, err)
-		}
-	case <-ctx.Done():
-		s.stop()
-		<-done
-		return nil, fmt.Errorf("toolserver: connecting to %s: %w", opts.BrowserURL, ctx.Err())
+	conn, err := cdpconn.Dial(ctx, opts.BrowserURL, s.onEvent)
+	if err != nil {
+		return nil, fmt.Errorf("toolserver: %w", err)
+	}
+	s.conn = conn
+	conn.Listen()
+	if err := s.connect(ctx, first); err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("toolserver: connecting to %s: %w", opts.BrowserURL, err)
 	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "contractbench", Title: "contractbench browser tools", Version: opts.Version}, &mcp.ServerOptions{
 		Instructions: instructions,
@@ -117,36 +112,31 @@ func newServer(ctx context.Context, opts Options, first target.ID) (*Server, err
 	return s, nil
 }
 
-// connect opens the browser connection, learns its tabs and attaches to
-// first, or to the first tab when first is empty. Its first call binds the
-// connection's life to s.browser, so it must not run under a shorter
-// context.
-func (s *Server) connect(first target.ID) error {
-	if err := chromedp.ListenBrowser(s.browser, s.tabs.onEvent); err != nil {
-		return err
-	}
-	if _, err := chromedp.CallBrowser(s.browser, target.SetDiscoverTargets, target.SetDiscoverTargetsParams{Discover: true}); err != nil {
+// connect learns the browser's tabs and attaches to first, or to the first
+// tab when first is empty.
+func (s *Server) connect(ctx context.Context, first target.ID) error {
+	if _, err := cdpconn.Send(ctx, s.conn, "", target.SetDiscoverTargets, target.SetDiscoverTargetsParams{Discover: true}); err != nil {
 		return fmt.Errorf("watching targets: %w", err)
 	}
-	infos, err := chromedp.Targets(s.browser)
+	res, err := cdpconn.Send(ctx, s.conn, "", target.GetTargets, target.GetTargetsParams{})
 	if err != nil {
 		return fmt.Errorf("listing targets: %w", err)
 	}
-	for _, info := range infos {
+	for _, info := range res.TargetInfos {
 		s.tabs.put(info)
 	}
 	var t *tab
 	if first != "" {
-		t, err = s.use(first)
+		t, err = s.use(ctx, first)
 	} else {
-		t, _, err = s.current(s.browser)
+		t, _, err = s.current(ctx)
 	}
 	if err != nil {
 		return err
 	}
 	info, ok := s.tabs.get(t.id)
 	if !ok {
-		res, err := chromedp.CallBrowser(s.browser, target.GetTargetInfo, target.GetTargetInfoParams{TargetID: t.id})
+		res, err := cdpconn.Send(ctx, s.conn, "", target.GetTargetInfo, target.GetTargetInfoParams{TargetID: t.id})
 		if err != nil {
 			return fmt.Errorf("reading tab %s: %w", t.id, err)
 		}
@@ -171,11 +161,32 @@ func (s *Server) Close() error {
 		return nil
 	}
 	s.closed = true
-	for _, t := range s.attached {
-		t.cancel()
+	// Closing the connection ends every session it holds.
+	return s.conn.Close()
+}
+
+// onEvent runs on the connection's reading goroutine for every event: the
+// browser's go to the tab list, each attached tab's to that tab.
+func (s *Server) onEvent(session target.SessionID, msg *cdproto.Message) {
+	ev, err := cdproto.UnmarshalMessage(msg, chromedp.DefaultUnmarshalOptions)
+	if err != nil {
+		return // an event this cdproto does not know; nothing here needs it
 	}
-	s.stop()
-	return nil
+	if session == "" {
+		if e, ok := ev.(*target.EventDetachedFromTarget); ok {
+			s.sessMu.Lock()
+			delete(s.sessions, e.SessionID)
+			s.sessMu.Unlock()
+		}
+		s.tabs.onEvent(ev)
+		return
+	}
+	s.sessMu.Lock()
+	t := s.sessions[session]
+	s.sessMu.Unlock()
+	if t != nil {
+		t.onEvent(ev)
+	}
 }
 
 // current returns the tab tools act on. If it was closed (by the page, or
@@ -190,8 +201,7 @@ func (s *Server) current(ctx context.Context) (t *tab, note string, err error) {
 			return s.cur, "", nil
 		}
 		note = "the current tab was closed; "
-		s.cur.cancel()
-		delete(s.attached, s.cur.id)
+		s.detach(ctx, s.cur)
 		s.cur = nil
 	}
 	ids := s.tabs.idList()
@@ -202,21 +212,19 @@ func (s *Server) current(ctx context.Context) (t *tab, note string, err error) {
 			note += "now on tab 1"
 		}
 	} else {
-		bctx, cancel := s.scope(ctx)
-		defer cancel()
-		res, err := chromedp.CallBrowser(bctx, target.CreateTarget, target.CreateTargetParams{URL: "about:blank", BrowserContextID: s.tabs.browserContext()})
+		res, err := cdpconn.Send(ctx, s.conn, "", target.CreateTarget, target.CreateTargetParams{URL: "about:blank", BrowserContextID: s.tabs.browserContext()})
 		if err != nil {
 			return nil, "", fmt.Errorf("the browser has no tab, and opening one failed: %w", err)
 		}
 		id = res.TargetID
-		if info, err := chromedp.CallBrowser(bctx, target.GetTargetInfo, target.GetTargetInfoParams{TargetID: id}); err == nil {
+		if info, err := cdpconn.Send(ctx, s.conn, "", target.GetTargetInfo, target.GetTargetInfoParams{TargetID: id}); err == nil {
 			s.tabs.put(info.TargetInfo)
 		}
 		if note != "" {
 			note += "opened a blank tab"
 		}
 	}
-	t, err = s.use(id)
+	t, err = s.use(ctx, id)
 	if err != nil {
 		return nil, "", err
 	}
@@ -224,11 +232,11 @@ func (s *Server) current(ctx context.Context) (t *tab, note string, err error) {
 }
 
 // use makes tab id current, attaching to it on first use.
-func (s *Server) use(id target.ID) (*tab, error) {
+func (s *Server) use(ctx context.Context, id target.ID) (*tab, error) {
 	t, ok := s.attached[id]
 	if !ok {
 		var err error
-		if t, err = attach(s.browser, id); err != nil {
+		if t, err = s.attach(ctx, id); err != nil {
 			return nil, err
 		}
 		s.attached[id] = t
@@ -237,26 +245,14 @@ func (s *Server) use(id target.ID) (*tab, error) {
 	return t, nil
 }
 
-// scope returns a context for browser-level CDP calls that ends with ctx.
-func (s *Server) scope(ctx context.Context) (context.Context, context.CancelFunc) {
-	c, cancel := context.WithCancel(s.browser)
-	stop := context.AfterFunc(ctx, cancel)
-	return c, func() {
-		stop()
-		cancel()
-	}
-}
-
 // header is the two lines every reply starts with: where the current tab
 // is and what it is called.
 func (s *Server) header(ctx context.Context) string {
 	if s.cur == nil {
 		return "url: (no tab)\ntitle:\n"
 	}
-	bctx, cancel := s.scope(ctx)
-	defer cancel()
 	var u, title string
-	if res, err := chromedp.CallBrowser(bctx, target.GetTargetInfo, target.GetTargetInfoParams{TargetID: s.cur.id}); err == nil {
+	if res, err := cdpconn.Send(ctx, s.conn, "", target.GetTargetInfo, target.GetTargetInfoParams{TargetID: s.cur.id}); err == nil {
 		u, title = res.TargetInfo.URL, res.TargetInfo.Title
 	} else {
 		s.cur.mu.Lock()

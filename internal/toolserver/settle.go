@@ -9,8 +9,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/chromedp/cdproto/target"
-	"github.com/chromedp/chromedp"
 
+	"contractbench/internal/cdpconn"
 	"contractbench/internal/toolserver/snapshot"
 )
 
@@ -171,9 +171,7 @@ func (s *Server) changes(ctx context.Context, t *tab, b before, loading, quietIf
 		// agent keeps acting on this one. Bring this one back, so the tab in
 		// front is always the one the agent works on: the judge grades the
 		// tab in front.
-		bctx, cancel := s.scope(ctx)
-		_, err := chromedp.CallBrowser(bctx, target.ActivateTarget, target.ActivateTargetParams{TargetID: t.id})
-		cancel()
+		_, err := cdpconn.Send(ctx, s.conn, "", target.ActivateTarget, target.ActivateTargetParams{TargetID: t.id})
 		if err != nil {
 			out = append(out, "could not keep the current tab in front: "+err.Error())
 		}
@@ -192,14 +190,12 @@ func (s *Server) changes(ctx context.Context, t *tab, b before, loading, quietIf
 // newTabURL returns where a new tab is headed. A tab opened by a link
 // starts at about:blank and learns its URL a moment later.
 func (s *Server) newTabURL(ctx context.Context, id target.ID) string {
-	bctx, cancel := s.scope(ctx)
-	defer cancel()
 	u := ""
 	for range 25 {
 		if info, ok := s.tabs.get(id); ok {
 			u = info.URL
 		}
-		if res, err := chromedp.CallBrowser(bctx, target.GetTargetInfo, target.GetTargetInfoParams{TargetID: id}); err == nil {
+		if res, err := cdpconn.Send(ctx, s.conn, "", target.GetTargetInfo, target.GetTargetInfoParams{TargetID: id}); err == nil {
 			u = res.TargetInfo.URL
 		}
 		if u != "" && u != "about:blank" {

@@ -11,8 +11,8 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
-	"github.com/chromedp/chromedp"
 
+	"contractbench/internal/cdpconn"
 	"contractbench/internal/toolserver/snapshot"
 )
 
@@ -22,11 +22,11 @@ import (
 // an action can compare the state before and after it.
 type tab struct {
 	id target.ID
-	// ctx is the chromedp context attached to the target. Cancelling it
-	// detaches and leaves the tab open: the browser and its tabs belong to
+	// session is the server's flat session with the target, on conn.
+	// Detaching leaves the tab open: the browser and its tabs belong to
 	// whoever launched it.
-	ctx    context.Context
-	cancel context.CancelFunc
+	conn    *cdpconn.Conn
+	session target.SessionID
 
 	mu sync.Mutex
 	// frame is the main frame; events about subframes are ignored.
@@ -87,27 +87,46 @@ type world struct {
 // worldName names the isolated world; it shows in DevTools' context list.
 const worldName = "contractbench-toolserver"
 
-// attach starts a session with the page target id, under the browser
-// context parent.
-func attach(parent context.Context, id target.ID) (*tab, error) {
-	ctx, cancel := chromedp.NewContext(parent, chromedp.WithTargetID(id), chromedp.WithDetachOnCancel())
+// attach starts a session with the page target id and turns on the events
+// the tab's state follows: page (navigations, dialogs), runtime (our
+// isolated worlds) and network (idle). Nothing else: the DOM and CSS
+// domains would make the page report every mutation to us.
+func (s *Server) attach(ctx context.Context, id target.ID) (*tab, error) {
+	res, err := cdpconn.Send(ctx, s.conn, "", target.AttachToTarget, target.AttachToTargetParams{TargetID: id, Flatten: new(true)})
+	if err != nil {
+		return nil, fmt.Errorf("attaching to tab %s: %w", id, err)
+	}
 	t := &tab{
 		id:         id,
-		ctx:        ctx,
-		cancel:     cancel,
+		conn:       s.conn,
+		session:    res.SessionID,
 		inflight:   make(map[network.RequestID]time.Time),
 		responses:  make(map[cdp.LoaderID]int64),
 		netChanged: time.Now(),
 		worlds:     make(map[runtime.ExecutionContextID]string),
 	}
-	if err := chromedp.Listen(ctx, t.onEvent); err != nil {
-		cancel()
-		return nil, fmt.Errorf("attaching to tab %s: %w", id, err)
+	// Route the session's events to t before any can arrive.
+	s.sessMu.Lock()
+	s.sessions[t.session] = t
+	s.sessMu.Unlock()
+	fail := func(err error) (*tab, error) {
+		s.detach(ctx, t)
+		return nil, err
 	}
-	tree, err := chromedp.Call(ctx, page.GetFrameTree, cdp.Empty{})
+	// Sent back to back, answered in order.
+	steps := []*cdpconn.Reply{
+		s.conn.Start(ctx, t.session, page.Enable.Method, page.EnableParams{}),
+		s.conn.Start(ctx, t.session, runtime.Enable.Method, cdp.Empty{}),
+		s.conn.Start(ctx, t.session, network.Enable.Method, network.EnableParams{}),
+	}
+	for _, r := range steps {
+		if err := r.Wait(ctx, nil); err != nil {
+			return fail(fmt.Errorf("tab %s: %w", id, err))
+		}
+	}
+	tree, err := send(ctx, t, page.GetFrameTree, cdp.Empty{})
 	if err != nil {
-		cancel()
-		return nil, fmt.Errorf("tab %s: reading its frame tree: %w", id, err)
+		return fail(fmt.Errorf("tab %s: reading its frame tree: %w", id, err))
 	}
 	t.mu.Lock()
 	t.frame = tree.FrameTree.Frame.ID
@@ -116,9 +135,24 @@ func attach(parent context.Context, id target.ID) (*tab, error) {
 	return t, nil
 }
 
-// onEvent runs on chromedp's reader goroutine for every event of the tab,
-// in order. It must be quick and must not send commands; the dialog
-// handler therefore runs on a goroutine of its own.
+// detach ends the session with t, leaving the tab as it is, and forgets t.
+// The tab may be gone already; then there is nothing to end.
+func (s *Server) detach(ctx context.Context, t *tab) {
+	s.sessMu.Lock()
+	delete(s.sessions, t.session)
+	s.sessMu.Unlock()
+	delete(s.attached, t.id)
+	_, _ = cdpconn.Send(ctx, s.conn, "", target.DetachFromTarget, target.DetachFromTargetParams{SessionID: t.session})
+}
+
+// send sends a command on t's session.
+func send[P, R any](ctx context.Context, t *tab, cmd cdp.Command[P, R], params P) (R, error) {
+	return cdpconn.Send(ctx, t.conn, t.session, cmd, params)
+}
+
+// onEvent runs on the connection's reading goroutine for every event of
+// the tab, in order. It must be quick and must not send commands; the
+// dialog handler therefore runs on a goroutine of its own.
 func (t *tab) onEvent(ev any) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -212,11 +246,11 @@ func (t *tab) finished(id network.RequestID, now time.Time) {
 }
 
 func (t *tab) answerDialog(accept bool) {
-	ctx, cancel := context.WithTimeout(t.ctx, 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	// An error means the dialog is gone already (the page navigated, or
 	// another client answered it): nothing is left to do.
-	_, _ = chromedp.Call(ctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: accept})
+	_, _ = send(ctx, t, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: accept})
 }
 
 // longRequest is how long a request may stay open before it stops

@@ -28,7 +28,7 @@ func newTabList() *tabList {
 	return &tabList{info: make(map[target.ID]target.Info)}
 }
 
-// onEvent runs on chromedp's reader goroutine for browser events.
+// onEvent runs on the connection's reading goroutine for browser events.
 func (l *tabList) onEvent(ev any) {
 	switch e := ev.(type) {
 	case *target.EventTargetCreated:

@@ -9,9 +9,9 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
-	"github.com/chromedp/chromedp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"contractbench/internal/cdpconn"
 	"contractbench/internal/toolserver/snapshot"
 )
 
@@ -124,10 +124,8 @@ func add[In any](s *Server, tool *mcp.Tool, run func(context.Context, *tab, In) 
 		if err != nil {
 			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}, nil, nil
 		}
-		tctx, cancel := t.scope(ctx)
-		r, err := run(tctx, t, in)
-		t.release(tctx)
-		cancel()
+		r, err := run(ctx, t, in)
+		t.release(ctx)
 
 		text := s.header(ctx)
 		if note != "" {
@@ -165,7 +163,7 @@ func (s *Server) navigate(ctx context.Context, t *tab, in navigateInput) (reply,
 		return reply{}, err
 	}
 	b := s.observe(ctx, t, false)
-	res, err := chromedp.Call(ctx, page.Navigate, page.NavigateParams{URL: u})
+	res, err := send(ctx, t, page.Navigate, page.NavigateParams{URL: u})
 	if err != nil {
 		return reply{}, fmt.Errorf("navigating to %s: %w", u, err)
 	}
@@ -181,7 +179,7 @@ func (s *Server) navigate(ctx context.Context, t *tab, in navigateInput) (reply,
 }
 
 func (s *Server) goBack(ctx context.Context, t *tab, _ noInput) (reply, error) {
-	hist, err := chromedp.Call(ctx, page.GetNavigationHistory, cdp.Empty{})
+	hist, err := send(ctx, t, page.GetNavigationHistory, cdp.Empty{})
 	if err != nil {
 		return reply{}, fmt.Errorf("reading the tab's history: %w", err)
 	}
@@ -190,7 +188,7 @@ func (s *Server) goBack(ctx context.Context, t *tab, _ noInput) (reply, error) {
 	}
 	prev := hist.Entries[hist.CurrentIndex-1]
 	b := s.observe(ctx, t, false)
-	if _, err := chromedp.Call(ctx, page.NavigateToHistoryEntry, page.NavigateToHistoryEntryParams{EntryID: prev.ID}); err != nil {
+	if _, err := send(ctx, t, page.NavigateToHistoryEntry, page.NavigateToHistoryEntryParams{EntryID: prev.ID}); err != nil {
 		return reply{}, fmt.Errorf("going back to %s: %w", prev.URL, err)
 	}
 	loading := s.settle(ctx, t, b, true)
@@ -284,7 +282,7 @@ func (s *Server) find(ctx context.Context, t *tab, in findInput) (reply, error) 
 }
 
 func (s *Server) screenshot(ctx context.Context, t *tab, _ noInput) (reply, error) {
-	png, err := chromedp.Call(ctx, page.CaptureScreenshot, page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng})
+	png, err := send(ctx, t, page.CaptureScreenshot, page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng})
 	if err != nil {
 		return reply{}, fmt.Errorf("taking a screenshot: %w", err)
 	}
@@ -292,11 +290,9 @@ func (s *Server) screenshot(ctx context.Context, t *tab, _ noInput) (reply, erro
 }
 
 func (s *Server) tabsTool(ctx context.Context, t *tab, in tabsInput) (reply, error) {
-	bctx, cancel := s.scope(ctx)
-	defer cancel()
 	// Target events do not follow title changes: ask for fresh infos.
-	if infos, err := chromedp.Targets(bctx); err == nil {
-		for _, info := range infos {
+	if res, err := cdpconn.Send(ctx, s.conn, "", target.GetTargets, target.GetTargetsParams{}); err == nil {
+		for _, info := range res.TargetInfos {
 			s.tabs.put(info)
 		}
 	}
@@ -320,10 +316,10 @@ func (s *Server) tabsTool(ctx context.Context, t *tab, in tabsInput) (reply, err
 			return reply{}, fmt.Errorf("index must be a tab number from 1 to %d (tabs with action=list shows them), not %d", len(list), in.Index)
 		}
 		id := list[in.Index-1].TargetID
-		if _, err := chromedp.CallBrowser(bctx, target.ActivateTarget, target.ActivateTargetParams{TargetID: id}); err != nil {
+		if _, err := cdpconn.Send(ctx, s.conn, "", target.ActivateTarget, target.ActivateTargetParams{TargetID: id}); err != nil {
 			return reply{}, fmt.Errorf("activating tab %d: %w", in.Index, err)
 		}
-		if _, err := s.use(id); err != nil {
+		if _, err := s.use(ctx, id); err != nil {
 			return reply{}, err
 		}
 		return reply{text: fmt.Sprintf("switched to tab %d", in.Index)}, nil

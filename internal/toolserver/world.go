@@ -12,7 +12,6 @@ import (
 	"github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
-	"github.com/chromedp/chromedp"
 
 	"contractbench/internal/toolserver/snapshot"
 )
@@ -20,17 +19,6 @@ import (
 // objectGroup holds the remote objects (element handles) a tool call
 // creates, so they can be released together when it ends.
 const objectGroup = "contractbench-toolserver"
-
-// scope returns a context for CDP calls on t: it carries t's chromedp
-// session and ends when ctx (the tool call's) ends.
-func (t *tab) scope(ctx context.Context) (context.Context, context.CancelFunc) {
-	c, cancel := context.WithCancel(t.ctx)
-	stop := context.AfterFunc(ctx, cancel)
-	return c, func() {
-		stop()
-		cancel()
-	}
-}
 
 // ensureWorld returns our isolated world in the tab's current document,
 // creating and installing it on first use. The world shares the page's DOM
@@ -43,7 +31,7 @@ func (t *tab) ensureWorld(ctx context.Context) (*world, error) {
 	if w != nil {
 		return w, nil
 	}
-	res, err := chromedp.Call(ctx, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: frame, WorldName: worldName})
+	res, err := send(ctx, t, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: frame, WorldName: worldName})
 	if err != nil {
 		return nil, fmt.Errorf("creating the isolated world: %w", err)
 	}
@@ -52,7 +40,7 @@ func (t *tab) ensureWorld(ctx context.Context) (*world, error) {
 	t.mu.Unlock()
 	params := runtime.EvaluateParams{Expression: installJS, ReturnByValue: new(true)}
 	w.target(&params.ContextID, &params.UniqueContextID)
-	ev, err := chromedp.Call(ctx, runtime.Evaluate, params)
+	ev, err := send(ctx, t, runtime.Evaluate, params)
 	if err != nil {
 		return nil, fmt.Errorf("installing the isolated world: %w", err)
 	}
@@ -116,7 +104,7 @@ func (t *tab) callWorld(ctx context.Context, fn string, byValue bool, args []any
 			ObjectGroup:         objectGroup,
 		}
 		w.target(&params.ExecutionContextID, &params.UniqueContextID)
-		res, err := chromedp.Call(ctx, runtime.CallFunctionOn, params)
+		res, err := send(ctx, t, runtime.CallFunctionOn, params)
 		if err != nil {
 			if attempt == 0 && worldGone(err) {
 				t.dropWorld(w)
@@ -138,7 +126,7 @@ func (t *tab) callOn(ctx context.Context, obj runtime.RemoteObjectID, fn string,
 	if err != nil {
 		return nil, err
 	}
-	res, err := chromedp.Call(ctx, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
+	res, err := send(ctx, t, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
 		FunctionDeclaration: fn,
 		ObjectID:            obj,
 		Arguments:           callArgs,
@@ -156,7 +144,7 @@ func (t *tab) callOn(ctx context.Context, obj runtime.RemoteObjectID, fn string,
 // release frees the element handles a tool call created.
 func (t *tab) release(ctx context.Context) {
 	// Failure means the document (and its objects) is gone already.
-	_, _ = chromedp.Call(ctx, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: objectGroup})
+	_, _ = send(ctx, t, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: objectGroup})
 }
 
 func encodeArgs(args []any) ([]*runtime.CallArgument, error) {
