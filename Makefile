@@ -30,10 +30,10 @@ bench: chromium build
 	$(BIN) validate $(SUITE)
 	$(BIN) run --suite $(SUITE) --gate
 
-## bench-speed: wall time of the whole suite, end to end, median of 5 runs
-## at -j 1, 2 and 4.
+## bench-speed: wall and CPU time of the whole suite, end to end, median of 5 runs
+## at -j 1, 2 and 3.
 bench-speed: chromium build
-	sh scripts/bench-speed.sh 5 1 2 4
+	sh scripts/bench-speed.sh 5 1 2 3
 
 ## bench-judge: Go benchmarks of the contract judge and the screenshot hash.
 bench-judge:

@@ -8,14 +8,14 @@ import (
 	"sync"
 	"time"
 
-	"contractbench/internal/cdpconn"
-
 	"github.com/chromedp/cdproto"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
+
+	"contractbench/internal/cdpconn"
 )
 
 // Defaults for the zero Options.

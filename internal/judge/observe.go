@@ -10,15 +10,15 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"contractbench/internal/cdpconn"
-	"contractbench/internal/contract"
-
 	"github.com/chromedp/cdproto"
 	"github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"contractbench/internal/cdpconn"
+	"contractbench/internal/contract"
 )
 
 // worldName names the judge's isolated world in each page, so a look at the

@@ -9,12 +9,12 @@ import (
 	"sync"
 	"time"
 
-	"contractbench/internal/cdpconn"
-
 	"github.com/chromedp/cdproto"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"contractbench/internal/cdpconn"
 )
 
 // Defaults for the zero values of Options.
