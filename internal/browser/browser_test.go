@@ -5,6 +5,7 @@ package browser
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"image/png"
@@ -20,12 +21,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/remote"
+
+	"contractbench/internal/cdpconn"
 )
 
 func TestLaunchEndpoints(t *testing.T) {
@@ -97,25 +101,43 @@ func TestViewportOfEveryNewPage(t *testing.T) {
 	for _, tc := range tabs {
 		t.Run(tc.name, func(t *testing.T) {
 			id := tc.open(t)
-			tab, cancel := chromedp.NewContext(ctx, chromedp.WithTargetID(id), chromedp.WithDetachOnCancel())
+			// The page may still be loading. chromedp's attach to an
+			// existing target races with the DOM events of a loading page,
+			// so attach over a plain session, as the tool server does.
+			sctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 			defer cancel()
+			conn, err := cdpconn.Dial(sctx, shared.URL(), func(target.SessionID, *cdproto.Message) {})
+			if err != nil {
+				t.Fatal(err)
+			}
+			conn.Listen()
+			defer conn.Close() // detaches; the tab stays
+			att, err := cdpconn.Send(sctx, conn, "", target.AttachToTarget, target.AttachToTargetParams{TargetID: id, Flatten: new(true)})
+			if err != nil {
+				t.Fatalf("attaching to the page: %v", err)
+			}
 			// A tab behind others renders no frames, so a screenshot of it
 			// would wait for ever; measure each page in front, as an agent
 			// would see it.
-			if _, err := chromedp.Call(tab, page.BringToFront, cdp.Empty{}); err != nil {
+			if _, err := cdpconn.Send(sctx, conn, att.SessionID, page.BringToFront, cdp.Empty{}); err != nil {
 				t.Fatalf("bringing the page to the front: %v", err)
 			}
-			tab, cancelTimeout := context.WithTimeout(tab, 10*time.Second)
-			defer cancelTimeout()
-			size, err := chromedp.Run(tab, chromedp.Evaluate[[2]int](`[window.innerWidth, window.innerHeight]`))
-			if err != nil {
-				t.Fatalf("reading the viewport: %v", err)
+			res, err := cdpconn.Send(sctx, conn, att.SessionID, runtime.Evaluate, runtime.EvaluateParams{
+				Expression:    `[window.innerWidth, window.innerHeight]`,
+				ReturnByValue: new(true),
+			})
+			if err != nil || res.ExceptionDetails != nil {
+				t.Fatalf("reading the viewport: %v %v", err, res.ExceptionDetails)
+			}
+			var size [2]int
+			if err := json.Unmarshal(res.Result.Value, &size); err != nil {
+				t.Fatalf("reading the viewport: %s: %v", res.Result.Value, err)
 			}
 			if want := [2]int{ViewportWidth, ViewportHeight}; size != want {
 				t.Errorf("viewport = %dx%d, want %dx%d", size[0], size[1], want[0], want[1])
 			}
 			// The judge's screenshot is of the viewport, so it must match.
-			shot, err := chromedp.Call(tab, page.CaptureScreenshot, page.CaptureScreenshotParams{})
+			shot, err := cdpconn.Send(sctx, conn, att.SessionID, page.CaptureScreenshot, page.CaptureScreenshotParams{})
 			if err != nil {
 				t.Fatalf("taking a screenshot: %v", err)
 			}

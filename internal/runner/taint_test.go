@@ -8,11 +8,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/chromedp"
-	"github.com/chromedp/chromedp/remote"
+	"github.com/chromedp/cdproto"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/cdproto/target"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"contractbench/internal/agent"
+	"contractbench/internal/cdpconn"
 	"contractbench/internal/llm"
 	"contractbench/internal/report"
 	"contractbench/internal/suite"
@@ -55,24 +57,35 @@ func serverWithEvaluate(ctx context.Context, browserURL, workDir string) (mcp.Tr
 	return clientEnd, nil
 }
 
-// evaluate runs fn in the browser's page (the task has one).
+// evaluate runs fn in the browser's page (the task has one), over a
+// session of its own, as a peer server's evaluate tool would.
 func evaluate(ctx context.Context, browserURL, fn string) error {
-	allocCtx, cancelAlloc := remote.NewAllocator(ctx, browserURL)
-	defer cancelAlloc()
-	bctx, cancelBrowser := chromedp.NewContext(allocCtx)
-	defer cancelBrowser()
-	targets, err := chromedp.Targets(bctx)
+	conn, err := cdpconn.Dial(ctx, browserURL, func(target.SessionID, *cdproto.Message) {})
 	if err != nil {
 		return err
 	}
-	for _, t := range targets {
+	conn.Listen()
+	defer conn.Close() // detaches; the page stays
+	targets, err := cdpconn.Send(ctx, conn, "", target.GetTargets, target.GetTargetsParams{})
+	if err != nil {
+		return err
+	}
+	for _, t := range targets.TargetInfos {
 		if t.Type != "page" {
 			continue
 		}
-		pctx, cancel := chromedp.NewContext(bctx, chromedp.WithTargetID(t.TargetID), chromedp.WithDetachOnCancel())
-		defer cancel()
-		_, err := chromedp.Run(pctx, chromedp.Evaluate[any]("("+fn+")()"))
-		return err
+		att, err := cdpconn.Send(ctx, conn, "", target.AttachToTarget, target.AttachToTargetParams{TargetID: t.TargetID, Flatten: new(true)})
+		if err != nil {
+			return err
+		}
+		res, err := cdpconn.Send(ctx, conn, att.SessionID, runtime.Evaluate, runtime.EvaluateParams{Expression: "(" + fn + ")()"})
+		if err != nil {
+			return err
+		}
+		if res.ExceptionDetails != nil {
+			return fmt.Errorf("evaluate: %s", res.ExceptionDetails.Text)
+		}
+		return nil
 	}
 	return fmt.Errorf("no page")
 }
