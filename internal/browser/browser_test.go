@@ -41,7 +41,7 @@ func TestLaunchEndpoints(t *testing.T) {
 	if !strings.HasPrefix(shared.WebSocketURL(), wantWS) {
 		t.Errorf("WebSocketURL() = %q, want prefix %q", shared.WebSocketURL(), wantWS)
 	}
-	v, err := fetchVersion(t.Context(), shared.URL())
+	v, err := cdpconn.FetchVersion(t.Context(), shared.URL())
 	if err != nil {
 		t.Fatalf("/json/version of the launched browser: %v", err)
 	}
@@ -234,7 +234,7 @@ func TestAttach(t *testing.T) {
 				t.Errorf("Err() after Close = %v, want nil", err)
 			}
 			// Closing an attached browser must leave the browser running.
-			if _, err := fetchVersion(t.Context(), shared.URL()); err != nil {
+			if _, err := cdpconn.FetchVersion(t.Context(), shared.URL()); err != nil {
 				t.Errorf("the browser stopped answering after an attached handle closed: %v", err)
 			}
 		})

@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"time"
 	"unsafe"
+
+	"contractbench/internal/cdpconn"
 )
 
 // Launch starts Chromium with a fresh profile and waits until its DevTools
@@ -248,7 +250,7 @@ func awaitEndpoint(ctx context.Context, httpURL, path string) (string, error) {
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
 	for {
-		v, err := fetchVersion(ctx, httpURL)
+		v, err := cdpconn.FetchVersion(ctx, httpURL)
 		if err == nil {
 			if !strings.HasSuffix(v.WebSocketDebuggerURL, path) {
 				return "", fmt.Errorf("devtools endpoint %s serves %s, not the browser at %s", httpURL, v.WebSocketDebuggerURL, path)

@@ -1,6 +1,8 @@
 // Package cdpconn is one CDP WebSocket to a browser that multiplexes the
 // browser's session and the flat sessions of the targets its owner attached
-// to. The judge and the tool server each keep one.
+// to. The judge and the tool server each keep one. It also reads a DevTools
+// endpoint's /json/version (Endpoint, FetchVersion), for Dial and for
+// internal/browser, which attaches to and watches a running browser by it.
 //
 // It keeps chromedp's WebSocket transport (remote.Conn) and the generated
 // cdproto types, and leaves out chromedp's Target. That Target mirrors the
@@ -15,13 +17,9 @@ package cdpconn
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
 	"net/url"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -225,43 +223,19 @@ func Decode[E any](msg *cdproto.Message) (*E, bool) {
 	return ev, true
 }
 
-// webSocketURL asks the DevTools endpoint for the browser's WebSocket. A
-// ws:// address is taken as it is.
+// webSocketURL returns the browser's WebSocket address: a ws:// address as
+// it is, else the one the endpoint's /json/version names.
 func webSocketURL(ctx context.Context, browserURL string) (string, error) {
-	u, err := url.Parse(browserURL)
-	if err != nil {
-		return "", fmt.Errorf("browser url %q: %w", browserURL, err)
-	}
-	switch u.Scheme {
-	case "ws", "wss":
+	if u, err := url.Parse(browserURL); err == nil && (u.Scheme == "ws" || u.Scheme == "wss") {
 		return browserURL, nil
-	case "http", "https":
-	default:
-		return "", fmt.Errorf("browser url %q: want http://host:port", browserURL)
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.Scheme+"://"+u.Host+"/json/version", nil)
+	httpURL, err := Endpoint(browserURL)
 	if err != nil {
-		return "", fmt.Errorf("browser url %q: %w", browserURL, err)
+		return "", err
 	}
-	// No proxy: the endpoint is local, and the environment is not ours.
-	client := &http.Client{Transport: &http.Transport{Proxy: nil, DisableKeepAlives: true}}
-	resp, err := client.Do(req)
+	v, err := FetchVersion(ctx, httpURL)
 	if err != nil {
-		return "", fmt.Errorf("browser at %s: %w", browserURL, err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
-	if err != nil {
-		return "", fmt.Errorf("browser at %s: %w", browserURL, err)
-	}
-	if resp.StatusCode != http.StatusOK {
-		return "", fmt.Errorf("browser at %s: /json/version answered %s", browserURL, resp.Status)
-	}
-	var v struct {
-		WebSocketDebuggerURL string `json:"webSocketDebuggerUrl"`
-	}
-	if err := json.Unmarshal(body, &v); err != nil || !strings.HasPrefix(v.WebSocketDebuggerURL, "ws") {
-		return "", fmt.Errorf("browser at %s: /json/version names no browser websocket", browserURL)
+		return "", err
 	}
 	return v.WebSocketDebuggerURL, nil
 }

@@ -1,4 +1,4 @@
-package cdpconn
+package cdpconn_test
 
 import (
 	"context"
@@ -18,6 +18,7 @@ import (
 	"github.com/chromedp/cdproto/target"
 
 	chromium "contractbench/internal/browser"
+	"contractbench/internal/cdpconn"
 )
 
 func launch(t *testing.T) *chromium.Browser {
@@ -60,7 +61,7 @@ func TestSessionsAndEvents(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	ev := &events{got: make(map[target.SessionID][]cdproto.MethodType)}
-	c, err := Dial(ctx, b.URL(), ev.add)
+	c, err := cdpconn.Dial(ctx, b.URL(), ev.add)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +73,7 @@ func TestSessionsAndEvents(t *testing.T) {
 	errs := make(chan error, 16)
 	for range 16 {
 		wg.Go(func() {
-			v, err := Send(ctx, c, "", browser.GetVersion, cdp.Empty{})
+			v, err := cdpconn.Send(ctx, c, "", browser.GetVersion, cdp.Empty{})
 			if err == nil && !strings.Contains(v.Product, "Chrome") {
 				err = errors.New("Browser.getVersion names no Chrome: " + v.Product)
 			}
@@ -88,18 +89,18 @@ func TestSessionsAndEvents(t *testing.T) {
 	}
 
 	// A page's events arrive under its flat session, not the browser's.
-	created, err := Send(ctx, c, "", target.CreateTarget, target.CreateTargetParams{URL: "about:blank"})
+	created, err := cdpconn.Send(ctx, c, "", target.CreateTarget, target.CreateTargetParams{URL: "about:blank"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	att, err := Send(ctx, c, "", target.AttachToTarget, target.AttachToTargetParams{TargetID: created.TargetID, Flatten: new(true)})
+	att, err := cdpconn.Send(ctx, c, "", target.AttachToTarget, target.AttachToTargetParams{TargetID: created.TargetID, Flatten: new(true)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := c.Call(ctx, att.SessionID, page.Enable.Method, page.EnableParams{}, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Send(ctx, c, att.SessionID, page.Navigate, page.NavigateParams{URL: "data:text/html,<title>x</title>"}); err != nil {
+	if _, err := cdpconn.Send(ctx, c, att.SessionID, page.Navigate, page.NavigateParams{URL: "data:text/html,<title>x</title>"}); err != nil {
 		t.Fatal(err)
 	}
 	for !ev.has(att.SessionID, cdproto.EventPageFrameNavigated) {
@@ -114,7 +115,7 @@ func TestSessionsAndEvents(t *testing.T) {
 	}
 
 	// A command the browser refuses is an error that names it.
-	_, err = Send(ctx, c, att.SessionID, page.NavigateToHistoryEntry, page.NavigateToHistoryEntryParams{EntryID: 1 << 30})
+	_, err = cdpconn.Send(ctx, c, att.SessionID, page.NavigateToHistoryEntry, page.NavigateToHistoryEntryParams{EntryID: 1 << 30})
 	var cerr *cdproto.Error
 	if !errors.As(err, &cerr) || !strings.HasPrefix(err.Error(), "Page.navigateToHistoryEntry: ") {
 		t.Errorf("refused command: got %v, want a *cdproto.Error naming the method", err)
@@ -125,7 +126,7 @@ func TestLostConnection(t *testing.T) {
 	b := launch(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	c, err := Dial(ctx, b.URL(), func(target.SessionID, *cdproto.Message) {})
+	c, err := cdpconn.Dial(ctx, b.URL(), func(target.SessionID, *cdproto.Message) {})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,8 +139,8 @@ func TestLostConnection(t *testing.T) {
 	default:
 		t.Fatal("Done is open after Close")
 	}
-	_, err = Send(ctx, c, "", browser.GetVersion, cdp.Empty{})
-	if !errors.Is(err, ErrLost) {
+	_, err = cdpconn.Send(ctx, c, "", browser.GetVersion, cdp.Empty{})
+	if !errors.Is(err, cdpconn.ErrLost) {
 		t.Errorf("call after Close: got %v, want ErrLost", err)
 	}
 	if err := c.Close(); err != nil {
@@ -147,7 +148,7 @@ func TestLostConnection(t *testing.T) {
 	}
 
 	// The browser going away ends a call that waits for its answer.
-	c, err = Dial(ctx, b.URL(), func(target.SessionID, *cdproto.Message) {})
+	c, err = cdpconn.Dial(ctx, b.URL(), func(target.SessionID, *cdproto.Message) {})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,8 +157,8 @@ func TestLostConnection(t *testing.T) {
 	r := c.Start(ctx, "", "Browser.close", struct{}{})
 	werr := r.Wait(ctx, nil)
 	<-c.Done()
-	_, err = Send(ctx, c, "", browser.GetVersion, cdp.Empty{})
-	if !errors.Is(err, ErrLost) {
+	_, err = cdpconn.Send(ctx, c, "", browser.GetVersion, cdp.Empty{})
+	if !errors.Is(err, cdpconn.ErrLost) {
 		t.Errorf("call after the browser closed: got %v (Browser.close: %v), want ErrLost", err, werr)
 	}
 }
@@ -169,11 +170,11 @@ func TestDialErrors(t *testing.T) {
 	for _, tc := range []struct{ url, want string }{
 		{"ftp://127.0.0.1:1", "want http://host:port"},
 		{notDevTools.URL, "/json/version answered 404"},
-		{"http://127.0.0.1:1", "browser at http://127.0.0.1:1"},
+		{"http://127.0.0.1:1", "devtools endpoint http://127.0.0.1:1"},
 	} {
-		_, err := Dial(ctx, tc.url, nil)
+		_, err := cdpconn.Dial(ctx, tc.url, nil)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("Dial(%q): got %v, want an error containing %q", tc.url, err, tc.want)
+			t.Errorf("cdpconn.Dial(%q): got %v, want an error containing %q", tc.url, err, tc.want)
 		}
 	}
 }

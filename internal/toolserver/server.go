@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -73,9 +72,6 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 func newServer(ctx context.Context, opts Options, first target.ID) (*Server, error) {
 	if opts.BrowserURL == "" {
 		return nil, errors.New("toolserver: Options.BrowserURL is required (the DevTools endpoint, http://127.0.0.1:PORT)")
-	}
-	if u, err := url.Parse(opts.BrowserURL); err != nil || (u.Scheme != "http" && u.Scheme != "ws") || u.Host == "" {
-		return nil, fmt.Errorf("toolserver: browser URL %q is not a DevTools endpoint like http://127.0.0.1:9222", opts.BrowserURL)
 	}
 	if opts.Settle <= 0 {
 		opts.Settle = DefaultSettle

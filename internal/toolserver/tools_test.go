@@ -448,3 +448,21 @@ func TestStreamTransport(t *testing.T) {
 		t.Errorf("reply over a stream:\n%s", text)
 	}
 }
+
+func TestNewRefusesWhatIsNotABrowser(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ url, want string }{
+		{"", "Options.BrowserURL is required"},
+		{"ftp://127.0.0.1:9222", "want http://host:port"},
+		{"http://", "no host"},
+		{"http://127.0.0.1:1", "devtools endpoint http://127.0.0.1:1"},
+	} {
+		s, err := New(t.Context(), Options{BrowserURL: tc.url})
+		if err == nil {
+			s.Close()
+			t.Errorf("New(%q) succeeded, want an error containing %q", tc.url, tc.want)
+		} else if !strings.HasPrefix(err.Error(), "toolserver: ") || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("New(%q): got %v, want a toolserver error containing %q", tc.url, err, tc.want)
+		}
+	}
+}
