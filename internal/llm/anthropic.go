@@ -45,11 +45,8 @@ type AnthropicOptions struct {
 
 // Anthropic is a Provider backed by the Anthropic Messages API.
 type Anthropic struct {
+	remote
 	messages anthropic.MessageService
-	model    string
-	timeout  time.Duration
-	retry    RetryPolicy
-	secrets  []string
 }
 
 // NewAnthropic returns a provider for the Messages API. It reads no
@@ -59,50 +56,35 @@ func NewAnthropic(o AnthropicOptions) (*Anthropic, error) {
 	if o.APIKey == "" {
 		return nil, errors.New("anthropic: no API key")
 	}
-	secrets := append([]string{o.APIKey}, urlSecrets(o.BaseURL)...)
-	base := o.BaseURL
-	if base == "" {
-		base = DefaultAnthropicBaseURL
-	}
-	if err := checkBaseURL(base); err != nil {
-		return nil, fmt.Errorf("anthropic: %s", Redact(err.Error(), secrets...))
-	}
-	if o.Model == "" {
-		o.Model = DefaultAnthropicModel
-	}
-	if o.HTTPClient == nil {
-		o.HTTPClient = &http.Client{}
-	}
-	if o.RequestTimeout <= 0 {
-		o.RequestTimeout = defaultRequestTimeout
+	r, base, client, err := endpoint{
+		name: NameAnthropic, apiKey: o.APIKey, baseURL: o.BaseURL, model: o.Model,
+		defaultBase: DefaultAnthropicBaseURL, defaultModel: DefaultAnthropicModel,
+		client: o.HTTPClient, timeout: o.RequestTimeout, retry: o.Retry,
+	}.resolve()
+	if err != nil {
+		return nil, err
 	}
 	// The message service is built directly rather than through
 	// anthropic.NewClient, whose defaults read ANTHROPIC_* variables and
 	// credential files: everything this client knows comes from o.
 	svc := anthropic.NewMessageService(
 		option.WithoutEnvironmentDefaults(),
-		option.WithHTTPClient(o.HTTPClient),
+		option.WithHTTPClient(client),
 		option.WithBaseURL(base),
 		option.WithAPIKey(o.APIKey),
 		option.WithMaxRetries(0), // one retry policy: ours
 	)
-	return &Anthropic{messages: svc, model: o.Model, timeout: o.RequestTimeout, retry: o.Retry, secrets: secrets}, nil
+	return &Anthropic{remote: r, messages: svc}, nil
 }
-
-// Name implements Provider.
-func (a *Anthropic) Name() string { return NameAnthropic }
-
-// Model implements Provider.
-func (a *Anthropic) Model() string { return a.model }
 
 // Next sends the conversation and returns the model's turn.
 func (a *Anthropic) Next(ctx context.Context, req Request) (Response, error) {
 	if err := checkRequest(req); err != nil {
-		return Response{}, fmt.Errorf("anthropic: request: %s", Redact(err.Error(), a.secrets...))
+		return Response{}, a.fail("request", err)
 	}
 	params, err := anthropicParams(a.model, req)
 	if err != nil {
-		return Response{}, fmt.Errorf("anthropic: request: %s", Redact(err.Error(), a.secrets...))
+		return Response{}, a.fail("request", err)
 	}
 	msg, err := send(ctx, a.retry, a.timeout, func(ctx context.Context) (*anthropic.Message, error) {
 		return a.messages.New(ctx, params)
@@ -118,13 +100,9 @@ func (a *Anthropic) Next(ctx context.Context, req Request) (Response, error) {
 func (a *Anthropic) convertError(parent context.Context, err error) error {
 	var apiErr *anthropic.Error
 	if errors.As(err, &apiErr) {
-		var h http.Header
-		if apiErr.Response != nil {
-			h = apiErr.Response.Header
-		}
-		return newAPIError(NameAnthropic, apiErr.StatusCode, h, apiErr.RawJSON(), a.retry.withDefaults().Now(), a.secrets)
+		return a.apiError(apiErr.StatusCode, apiErr.Response, apiErr.RawJSON())
 	}
-	return newTransportError(NameAnthropic, parent, err, a.secrets)
+	return a.transportError(parent, err)
 }
 
 func anthropicParams(model string, req Request) (anthropic.MessageNewParams, error) {

@@ -46,71 +46,43 @@ type OpenAIOptions struct {
 // OpenAI is a Provider backed by OpenAI chat completions, or any server
 // speaking the same protocol.
 type OpenAI struct {
+	remote
 	completions openai.ChatCompletionService
-	model       string
-	timeout     time.Duration
-	retry       RetryPolicy
 	legacyMax   bool
-	secrets     []string
 }
 
 // NewOpenAI returns a provider for chat completions. It reads no
 // environment variables and keeps no connection open.
 func NewOpenAI(o OpenAIOptions) (*OpenAI, error) {
-	secrets := urlSecrets(o.BaseURL)
-	if o.APIKey != "" {
-		secrets = append(secrets, o.APIKey)
-	}
-	base := o.BaseURL
-	if base == "" {
-		base = DefaultOpenAIBaseURL
-	}
-	if err := checkBaseURL(base); err != nil {
-		return nil, fmt.Errorf("openai: %s", Redact(err.Error(), secrets...))
-	}
-	if o.Model == "" {
-		o.Model = DefaultOpenAIModel
-	}
-	if o.HTTPClient == nil {
-		o.HTTPClient = &http.Client{}
-	}
-	if o.RequestTimeout <= 0 {
-		o.RequestTimeout = defaultRequestTimeout
+	r, base, client, err := endpoint{
+		name: NameOpenAI, apiKey: o.APIKey, baseURL: o.BaseURL, model: o.Model,
+		defaultBase: DefaultOpenAIBaseURL, defaultModel: DefaultOpenAIModel,
+		client: o.HTTPClient, timeout: o.RequestTimeout, retry: o.Retry,
+	}.resolve()
+	if err != nil {
+		return nil, err
 	}
 	// Built without openai.NewClient, whose defaults read OPENAI_*
 	// variables (key, base URL, organization, extra headers).
 	opts := []option.RequestOption{
-		option.WithHTTPClient(o.HTTPClient),
+		option.WithHTTPClient(client),
 		option.WithBaseURL(base),
 		option.WithMaxRetries(0), // one retry policy: ours
 	}
 	if o.APIKey != "" {
 		opts = append(opts, option.WithAPIKey(o.APIKey))
 	}
-	return &OpenAI{
-		completions: openai.NewChatCompletionService(opts...),
-		model:       o.Model,
-		timeout:     o.RequestTimeout,
-		retry:       o.Retry,
-		legacyMax:   o.LegacyMaxTokens,
-		secrets:     secrets,
-	}, nil
+	return &OpenAI{remote: r, completions: openai.NewChatCompletionService(opts...), legacyMax: o.LegacyMaxTokens}, nil
 }
-
-// Name implements Provider.
-func (p *OpenAI) Name() string { return NameOpenAI }
-
-// Model implements Provider.
-func (p *OpenAI) Model() string { return p.model }
 
 // Next sends the conversation and returns the model's turn.
 func (p *OpenAI) Next(ctx context.Context, req Request) (Response, error) {
 	if err := checkRequest(req); err != nil {
-		return Response{}, fmt.Errorf("openai: request: %s", Redact(err.Error(), p.secrets...))
+		return Response{}, p.fail("request", err)
 	}
 	params, err := p.params(req)
 	if err != nil {
-		return Response{}, fmt.Errorf("openai: request: %s", Redact(err.Error(), p.secrets...))
+		return Response{}, p.fail("request", err)
 	}
 	completion, err := send(ctx, p.retry, p.timeout, func(ctx context.Context) (*openai.ChatCompletion, error) {
 		return p.completions.New(ctx, params)
@@ -120,7 +92,7 @@ func (p *OpenAI) Next(ctx context.Context, req Request) (Response, error) {
 	}
 	resp, err := openaiResponse(completion)
 	if err != nil {
-		return Response{}, fmt.Errorf("openai: response: %s", Redact(err.Error(), p.secrets...))
+		return Response{}, p.fail("response", err)
 	}
 	return resp, nil
 }
@@ -128,17 +100,13 @@ func (p *OpenAI) Next(ctx context.Context, req Request) (Response, error) {
 func (p *OpenAI) convertError(parent context.Context, err error) error {
 	var apiErr *openai.Error
 	if errors.As(err, &apiErr) {
-		var h http.Header
-		if apiErr.Response != nil {
-			h = apiErr.Response.Header
-		}
-		e := newAPIError(NameOpenAI, apiErr.StatusCode, h, apiErr.RawJSON(), p.retry.withDefaults().Now(), p.secrets)
+		e := p.apiError(apiErr.StatusCode, apiErr.Response, apiErr.RawJSON())
 		if e.Message == "" && apiErr.Message != "" {
 			e.Message = Redact(apiErr.Message, p.secrets...)
 		}
 		return e
 	}
-	return newTransportError(NameOpenAI, parent, err, p.secrets)
+	return p.transportError(parent, err)
 }
 
 func (p *OpenAI) params(req Request) (openai.ChatCompletionNewParams, error) {
