@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -56,11 +55,4 @@ func ReadJSON(rd io.Reader) (*Run, error) {
 		}
 	}
 	return r, nil
-}
-
-// marshalJSON renders r with WriteJSON into memory.
-func marshalJSON(r *Run) ([]byte, error) {
-	var b bytes.Buffer
-	err := WriteJSON(&b, r)
-	return b.Bytes(), err
 }

@@ -385,12 +385,6 @@ func readCapture(file string) (capture, error) {
 	return c, nil
 }
 
-// callOf splits a captured call line, "tool {args}".
-func callOf(line string) llm.ToolCall {
-	name, args, _ := strings.Cut(line, " ")
-	return llm.ToolCall{Name: name, Args: json.RawMessage(args)}
-}
-
 func compactJSON(t *testing.T, raw json.RawMessage) []byte {
 	t.Helper()
 	if len(raw) == 0 {
