@@ -5,9 +5,7 @@ import (
 	"context"
 	"fmt"
 
-	"contractbench/internal/contract"
 	"contractbench/internal/judge"
-	"contractbench/internal/runner"
 )
 
 var judgeCommand = command{
@@ -66,11 +64,10 @@ func runJudge(st *State, args []string) error {
 		case <-ctx.Done():
 		}
 	}
-	obs, err := j.Observe(context.WithoutCancel(ctx), contract.Selectors(task.Postconditions))
+	v, obs, err := j.Grade(context.WithoutCancel(ctx), task.Postconditions, cfg.Classes)
 	if err != nil {
 		return fmt.Errorf("observe: %w", err)
 	}
-	v := runner.Grade(task.Postconditions, &obs, cfg.Classes)
 	fmt.Fprintf(st.Stdout, "%s: final URL %s\n", task.ID, obs.URL)
 	for _, e := range v.Evidence {
 		mark := "ok  "

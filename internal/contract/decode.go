@@ -361,7 +361,7 @@ func (f *fields) text(name string, required bool) string {
 	if !ok {
 		return ""
 	}
-	// TrimSpace and foldSpace agree on what white space is, so a value
+	// TrimSpace and FoldSpace agree on what white space is, so a value
 	// that passes here is not empty after folding either.
 	if strings.TrimSpace(s) == "" {
 		f.d.fail(p, n, "empty")

@@ -32,6 +32,15 @@ type Verdict struct {
 	FailedKind Kind `json:"failed_kind,omitempty"`
 	// Evidence has one entry per leaf evaluated, in evaluation order.
 	Evidence []Evidence `json:"evidence"`
+	// Undecided reports that the Observation could not decide a leaf (it
+	// kept only part of a selector's text and has no answer for the
+	// string looked for). Such a verdict is a failure whatever a not
+	// around the leaf says, and FailedPath names the leaf.
+	Undecided bool `json:"undecided,omitempty"`
+	// Unstable explains a failure because the contract's outcome changed
+	// while the page settled after the agent stopped (Settling.First
+	// against the final state): a transient state never passes.
+	Unstable string `json:"unstable,omitempty"`
 }
 
 // FailedClause names the failing clause for reports, as
@@ -68,7 +77,37 @@ type Evidence struct {
 //
 // An empty contract fails: a benchmark task that checks nothing must not
 // count as passed.
+//
+// A leaf the Observation cannot decide (see Verdict.Undecided) fails the
+// verdict. When the Observation holds the page as it was when the agent
+// stopped (Settling.First), the contract is also evaluated on it, and a
+// contract that holds on only one of the two states fails (Verdict.Unstable).
 func Evaluate(p Postconditions, obs Observation, classes Classes) Verdict {
+	v := evaluate(p, obs, classes)
+	if obs.Settling == nil || obs.Settling.First == nil || len(p) == 0 {
+		return v
+	}
+	first := obs.Settling.First
+	earlier := obs
+	earlier.URL, earlier.Title, earlier.Elements = first.URL, first.Title, first.Elements
+	earlier.Screenshot = Screenshot{PHash: first.PHash}
+	earlier.Settling = nil
+	fv := evaluate(p, earlier, classes)
+	ahead := fmt.Sprintf("%d ms of the page's time later", obs.Settling.AdvancedMS)
+	switch {
+	case fv.Passed == v.Passed:
+	case v.Passed:
+		v.Passed = false
+		v.FailedPath, v.FailedKind, v.Undecided = fv.FailedPath, fv.FailedKind, fv.Undecided
+		v.Unstable = fmt.Sprintf("the contract did not hold when the agent stopped (%s) and held only %s: the outcome was not settled", fv.FailedClause(), ahead)
+	default:
+		v.Unstable = fmt.Sprintf("the contract held when the agent stopped but not %s (%s): a transient state never passes", ahead, v.FailedClause())
+	}
+	return v
+}
+
+// evaluate judges one state.
+func evaluate(p Postconditions, obs Observation, classes Classes) Verdict {
 	e := &evaluator{obs: obs, classes: classes, evidence: make([]Evidence, 0, len(p))}
 	v := Verdict{Passed: true}
 	if len(p) == 0 {
@@ -84,17 +123,23 @@ func Evaluate(p Postconditions, obs Observation, classes Classes) Verdict {
 			v.FailedPath, v.FailedKind = r.path, r.kind
 		}
 	}
+	if e.undecided != nil {
+		v.Passed, v.Undecided = false, true
+		v.FailedPath, v.FailedKind = e.undecided.path, e.undecided.kind
+	}
 	v.Evidence = e.evidence
 	return v
 }
 
-// evaluator carries one evaluation's state: the evidence so far and the
-// folded texts, which several dom_text clauses on the same selector share.
+// evaluator carries one evaluation's state: the evidence so far, the first
+// leaf the Observation could not decide, and the folded texts, which
+// several dom_text clauses on the same selector share.
 type evaluator struct {
-	obs      Observation
-	classes  Classes
-	folded   map[string][]string
-	evidence []Evidence
+	obs       Observation
+	classes   Classes
+	folded    map[string][]string
+	evidence  []Evidence
+	undecided *result
 }
 
 // result is a clause's outcome and, when it failed, the clause that
@@ -144,9 +189,10 @@ func (e *evaluator) eval(c Clause, path string) result {
 	}
 }
 
-// check is the outcome of one leaf.
+// check is the outcome of one leaf. An undecided check is not ok, and
+// fails the whole verdict.
 type check struct {
-	ok             bool
+	ok, undecided  bool
 	expected, seen string
 }
 
@@ -158,7 +204,11 @@ func (e *evaluator) record(path string, kind Kind, c check) result {
 		Expected: problem.Bound(c.expected, maxSeen),
 		Seen:     problem.Bound(c.seen, maxSeen),
 	})
-	return result{ok: c.ok, path: path, kind: kind}
+	r := result{ok: c.ok, path: path, kind: kind}
+	if c.undecided && e.undecided == nil {
+		e.undecided = &r
+	}
+	return r
 }
 
 func pass(expected, seen string) check { return check{ok: true, expected: expected, seen: seen} }
@@ -180,18 +230,33 @@ func (e *evaluator) url(c *URL) check {
 
 func (e *evaluator) domText(c *DOMText) check {
 	sel := c.selector()
-	want := foldSpace(c.Contains)
-	expected := fmt.Sprintf("innerText of %s contains %q", sel, want)
+	want := FoldSpace(c.Contains)
+	expected := fmt.Sprintf("visible text of %s contains %q", sel, want)
 	el, ok := e.obs.Elements[sel]
-	if !ok || el.Count == 0 {
-		return fail(expected, "no element matches "+sel)
+	if !ok {
+		return check{undecided: true, expected: expected, seen: "selector " + sel + " missing from the observation"}
 	}
-	texts := e.foldedTexts(sel)
-	if len(texts) == 0 {
-		return fail(expected, fmt.Sprintf("%s: %s, no innerText captured", sel, matches(el.Count)))
+	if el.Count == 0 {
+		return fail(expected, "no visible element matches "+sel+hiddenNote(el))
 	}
 	if want == "" {
 		return fail(expected, "nothing to look for: contains is empty")
+	}
+	// The judge's answer, found over every match and all of its text.
+	if hit, ok := el.Contains[want]; ok {
+		if hit.Match > 0 {
+			return pass(expected, fmt.Sprintf("%s: %s; match %d: %s", sel, matches(el.Count), hit.Match, strconv.Quote(hit.Excerpt)))
+		}
+		if el.TextsCut {
+			return fail(expected, fmt.Sprintf("%s: %s, searched in full, none contains it; the texts kept here are cut", sel, matches(el.Count)))
+		}
+	} else if el.TextsCut {
+		return check{undecided: true, expected: expected, seen: fmt.Sprintf(
+			"%s: %s; the observation kept only part of their text and has no answer for this string, so the clause cannot be decided from it", sel, matches(el.Count))}
+	}
+	texts := e.foldedTexts(sel)
+	if len(texts) == 0 {
+		return fail(expected, fmt.Sprintf("%s: %s, no visible text", sel, matches(el.Count)))
 	}
 	for i, t := range texts {
 		if at := strings.Index(t, want); at >= 0 {
@@ -221,7 +286,7 @@ func (e *evaluator) foldedTexts(sel string) []string {
 	raw := e.obs.Elements[sel].Texts
 	t := make([]string, len(raw))
 	for i, s := range raw {
-		t[i] = foldSpace(s)
+		t[i] = FoldSpace(s)
 	}
 	if e.folded == nil {
 		e.folded = make(map[string][]string)
@@ -250,11 +315,19 @@ func (e *evaluator) domCount(c *DOMCount) check {
 	el, ok := e.obs.Elements[c.Selector]
 	if !ok {
 		// A selector the judge did not capture is not the same as one
-		// that matched nothing; counting it as 0 would let `eq 0` pass on
-		// an incomplete observation.
-		return fail(expected, "selector "+c.Selector+" missing from the observation")
+		// that matched nothing; counting it as 0 would let `eq 0` (or a
+		// not around a count) pass on an incomplete observation.
+		return check{undecided: true, expected: expected, seen: "selector " + c.Selector + " missing from the observation"}
 	}
-	return check{ok: cmp(el.Count), expected: expected, seen: "count " + strconv.Itoa(el.Count)}
+	return check{ok: cmp(el.Count), expected: expected, seen: "count " + strconv.Itoa(el.Count) + hiddenNote(el)}
+}
+
+// hiddenNote says how many matches were left out as not seen.
+func hiddenNote(el Elements) string {
+	if el.Hidden == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d more in the document but not visible, not counted)", el.Hidden)
 }
 
 // maxListed bounds how many network entries or dialogs evidence lists.
@@ -271,7 +344,7 @@ func (e *evaluator) network(c *Network) check {
 	if since == SinceLastToolCall {
 		exp.WriteString(", after the last tool call")
 	} else {
-		exp.WriteString(", during the task")
+		exp.WriteString(", after the agent's first tool call")
 	}
 	expected := exp.String()
 
@@ -282,8 +355,15 @@ func (e *evaluator) network(c *Network) check {
 	var inWindow, urlMatch, earlier int
 	var near []NetworkEntry // url matches in the window that fail on status or method
 	var hits []NetworkEntry
+	var beforeAgent int
 	for _, n := range e.obs.Network {
 		matchesURL := re.MatchString(n.URL)
+		if n.BeforeFirstToolCall {
+			if matchesURL {
+				beforeAgent++
+			}
+			continue
+		}
 		if since == SinceLastToolCall && !n.AfterLastToolCall {
 			if matchesURL {
 				earlier++
@@ -308,7 +388,7 @@ func (e *evaluator) network(c *Network) check {
 		}
 		return pass(expected, seen)
 	}
-	window := "during the task"
+	window := "after the agent's first tool call"
 	if since == SinceLastToolCall {
 		window = "after the last tool call"
 	}
@@ -316,6 +396,9 @@ func (e *evaluator) network(c *Network) check {
 		seen := fmt.Sprintf("none of %s %s matches the URL pattern", requests(inWindow), window)
 		if earlier > 0 {
 			seen += fmt.Sprintf("; %s before the last tool call did", requests(earlier))
+		}
+		if beforeAgent > 0 {
+			seen += fmt.Sprintf("; %s before the agent's first tool call did, which never count", requests(beforeAgent))
 		}
 		return fail(expected, seen)
 	}

@@ -26,16 +26,86 @@ type Observation struct {
 
 	// Screenshot of the active page's viewport.
 	Screenshot Screenshot `json:"screenshot"`
+
+	// Settling says how the judge reached this final state, and holds the
+	// page as it was when the agent stopped. Nil in an Observation that
+	// was captured at once (and in reports written before it existed).
+	Settling *Settling `json:"settling,omitempty"`
+
+	// Active says which page was observed and why, by the judge's rule.
+	Active string `json:"active,omitempty"`
 }
 
-// Elements is what one CSS selector matched on the active page.
+// Settling is how the judge waited for a final state that will not change
+// by itself, and the state it checked the verdict against.
+//
+// After the agent stops, the judge waits (within a bound) until the active
+// page is quiet: no navigation or request in flight, no DOM mutation for a
+// moment. It reads the page (First), then lets the page's own clock run
+// ahead (its timers fire at once, its requests complete in real time) and
+// waits until it is quiet again, and reads the final state. Evaluate
+// grades both: a contract that holds on one and not on the other is not
+// met, because its outcome was a transient state.
+type Settling struct {
+	// WaitedMS is the wall time spent waiting for quiet, both times.
+	WaitedMS int64 `json:"waited_ms"`
+	// Quiet reports whether the page was quiet both times before the
+	// bound ran out. When it was not, Busy says what was still going on.
+	Quiet bool   `json:"quiet"`
+	Busy  string `json:"busy,omitempty"`
+	// AdvancedMS is how far the page's clock was run ahead between First
+	// and the final state.
+	AdvancedMS int64 `json:"advanced_ms"`
+	// First is the active page when the agent stopped, once quiet.
+	First *PageState `json:"first,omitempty"`
+}
+
+// PageState is one reading of the active page: what Evaluate needs of it
+// besides the task-wide network log and dialogs.
+type PageState struct {
+	URL      string              `json:"url"`
+	Title    string              `json:"title"`
+	Elements map[string]Elements `json:"elements,omitempty"`
+	// PHash is the screenshot's perceptual hash, when the contract has a
+	// screenshot_class clause and the page was visible.
+	PHash string `json:"phash,omitempty"`
+}
+
+// Elements is what one CSS selector matched on the active page, by the
+// judge's visibility rules (docs/contracts.md, "What the judge sees"): a
+// match counts only if a person could see it, and its text is the text a
+// person sees in it.
 type Elements struct {
-	// Count is the number of matching elements.
+	// Count is the number of visible matching elements. It is always
+	// exact.
 	Count int `json:"count"`
-	// Texts holds the innerText of each match, in document order. The
-	// judge may bound how many texts and how many bytes per text it keeps;
-	// Count is always exact.
+	// Hidden is the number of matches that exist in the document but are
+	// not seen (not rendered, transparent, clipped away, off the page, or
+	// inside a region the agent can type into). They never count.
+	Hidden int `json:"hidden,omitempty"`
+	// Texts holds the visible text of the visible matches, in document
+	// order. The judge bounds how many texts and how many bytes of each it
+	// keeps; TextsCut says when it cut anything.
 	Texts []string `json:"texts,omitempty"`
+	// TextsCut reports that Texts is not the whole of the visible text:
+	// some matches' texts were left out or cut short. Evaluate then
+	// decides dom_text only from Contains.
+	TextsCut bool `json:"texts_cut,omitempty"`
+	// Contains answers, for every string a dom_text clause looks for
+	// (white space folded), which visible match contains it, searched over
+	// every match and the whole of its text, however much of it Texts
+	// keeps.
+	Contains map[string]Hit `json:"contains,omitempty"`
+}
+
+// Hit is where a looked-for string was found among a selector's matches.
+type Hit struct {
+	// Match is the 1-based index of the first visible match whose text
+	// contains the string, or 0 when none does.
+	Match int `json:"match"`
+	// Excerpt is the text around the first occurrence, white space
+	// folded.
+	Excerpt string `json:"excerpt,omitempty"`
 }
 
 // NetworkEntry is one request the browser made.
@@ -55,6 +125,11 @@ type NetworkEntry struct {
 	// AfterLastToolCall reports whether the request started after the last
 	// tool call of the agent began.
 	AfterLastToolCall bool `json:"after_last_tool_call"`
+	// BeforeFirstToolCall reports that the request started before the
+	// agent's first tool call began (or that the agent made none): the
+	// start page's own load, say. Such a request is never evidence of the
+	// agent's work, in any network window.
+	BeforeFirstToolCall bool `json:"before_first_tool_call,omitempty"`
 }
 
 // Dialog is one JavaScript dialog.

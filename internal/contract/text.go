@@ -12,11 +12,11 @@ import (
 // whole.
 const maxSeen = 300
 
-// foldSpace replaces every run of white space with one ASCII space and
+// FoldSpace replaces every run of white space with one ASCII space and
 // trims both ends. White space is what unicode.IsSpace says, which covers
 // the no-break space U+00A0 that pages put between a number and its unit
 // ("330&nbsp;m") and the newlines innerText inserts between blocks.
-func foldSpace(s string) string {
+func FoldSpace(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	pending := false

@@ -26,8 +26,8 @@ func TestFoldSpace(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			if got := foldSpace(tt.in); got != tt.want {
-				t.Errorf("foldSpace(%q) = %q, want %q", tt.in, got, tt.want)
+			if got := FoldSpace(tt.in); got != tt.want {
+				t.Errorf("FoldSpace(%q) = %q, want %q", tt.in, got, tt.want)
 			}
 		})
 	}

@@ -43,9 +43,9 @@ func BenchmarkObserve(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer j.Close()
-	selectors := []string{"body", "h1", "a", "table tr", "p.note"}
+	want := wantOf("body", "h1", "a", "table tr", "p.note")
 	for b.Loop() {
-		obs, err := j.Observe(context.Background(), selectors)
+		obs, err := j.Observe(context.Background(), want)
 		if err != nil {
 			b.Fatal(err)
 		}

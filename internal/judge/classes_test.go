@@ -159,9 +159,9 @@ func TestScreenshotClasses(t *testing.T) {
 	}
 	web := startReplayWeb(t, a)
 	replayTab := web.agentTab(t)
-	replayJudge := judgeOf(t, web.browser.URL())
+	replayJudge := judgeOf(t, web.browser.URL(), stillClock)
 	sharedTab := openTab(t)
-	sharedJudge := attach(t, Options{})
+	sharedJudge := attach(t, stillClock)
 
 	shots := make([]contract.Observation, len(scenes))
 	for i, sc := range scenes {

@@ -148,11 +148,11 @@ func (w *replayWeb) agentTab(t *testing.T) context.Context {
 }
 
 // judgeOf attaches a judge to the browser whose DevTools endpoint is url.
-func judgeOf(t *testing.T, url string) *Judge {
+func judgeOf(t *testing.T, url string, opts Options) *Judge {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()
-	j, err := Attach(ctx, url, Options{})
+	j, err := Attach(ctx, url, opts)
 	if err != nil {
 		t.Fatalf("Attach(%s): %v", url, err)
 	}
@@ -291,10 +291,13 @@ func TestFixtureSite(t *testing.T) {
 				t.Fatal(err)
 			}
 
-			j := judgeOf(t, web.browser.URL())
+			// The idle state is read by a judge that leaves the page's
+			// clock alone, since the tab goes on to the task's pages.
+			idleJudge := judgeOf(t, web.browser.URL(), stillClock)
+			j := judgeOf(t, web.browser.URL(), Options{})
 			missesBefore := len(web.replay.Misses())
 
-			selectors := contract.Selectors(task.Postconditions)
+			want := WantFor(task.Postconditions)
 
 			// The state the task starts in must fail its contract, or an
 			// agent that does nothing would pass.
@@ -306,7 +309,7 @@ func TestFixtureSite(t *testing.T) {
 			if idle == start {
 				waitRecorded(t, j, start, documentLoaded(withoutFragment(start)))
 			}
-			idleObs := observe(t, j, selectors...)
+			idleObs := observeWant(t, idleJudge, want)
 			if len(contract.ClassIDs(task.Postconditions)) > 0 {
 				idleObs = withPHash(t, idleObs)
 			}
@@ -321,7 +324,7 @@ func TestFixtureSite(t *testing.T) {
 			j.MarkToolCall()
 			navigate(t, tab, answer)
 			waitRecorded(t, j, answer, documentLoaded(withoutFragment(answer)))
-			obs := withPHash(t, observe(t, j, selectors...))
+			obs := withPHash(t, observeWant(t, j, want))
 			if obs.URL != answer {
 				t.Errorf("answer page: the judge sees %s, want %s", obs.URL, answer)
 			}

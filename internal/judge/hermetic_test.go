@@ -100,7 +100,7 @@ func TestHermeticReplay(t *testing.T) {
 	a := hermeticArchive(t)
 	web := startReplayWeb(t, a)
 	tab := web.agentTab(t)
-	j := judgeOf(t, web.browser.URL())
+	j := judgeOf(t, web.browser.URL(), stillClock)
 
 	watch := watchSockets(t, web.launchDir, 10*time.Millisecond)
 	navigate(t, tab, "https://"+hermeticHost+"/")

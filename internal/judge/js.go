@@ -9,4 +9,6 @@ var (
 	pageStateJS string
 	//go:embed js/query.js
 	queryJS string
+	//go:embed js/watch.js
+	watchJS string
 )

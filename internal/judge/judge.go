@@ -26,6 +26,17 @@ const (
 	// DefaultMaxTextBytes bounds each text. It is large because dom_text
 	// on "body" must see a whole long article, not its first screen.
 	DefaultMaxTextBytes = 256 << 10
+
+	// DefaultQuiet is how long a page must be still (no request started
+	// or ended, no DOM change) to count as settled.
+	DefaultQuiet = 250 * time.Millisecond
+	// DefaultSettleMax bounds each wait for a page to settle, in real
+	// time.
+	DefaultSettleMax = 3 * time.Second
+	// DefaultAdvance is how far the judge runs a page's clock ahead before
+	// its final reading: a state the page replaces within this much of its
+	// own time is transient.
+	DefaultAdvance = 5 * time.Second
 )
 
 // Options tunes a Judge. The zero value gives the defaults.
@@ -39,6 +50,9 @@ type Options struct {
 	// Clock gives the time for the task start, tool-call marks and
 	// network timings. Nil means time.Now.
 	Clock func() time.Time
+	// Quiet, SettleMax and Advance tune settling (see Observe); zero means
+	// the default. A negative Advance never runs the page's clock ahead.
+	Quiet, SettleMax, Advance time.Duration
 }
 
 func (o Options) withDefaults() Options {
@@ -50,6 +64,15 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Clock == nil {
 		o.Clock = time.Now
+	}
+	if o.Quiet <= 0 {
+		o.Quiet = DefaultQuiet
+	}
+	if o.SettleMax <= 0 {
+		o.SettleMax = DefaultSettleMax
+	}
+	if o.Advance == 0 {
+		o.Advance = DefaultAdvance
 	}
 	return o
 }
@@ -76,7 +99,11 @@ type Judge struct {
 	pages    map[target.ID]*pageState
 	sessions map[target.SessionID]*pageState // every session, to the page it belongs to
 	nextSeq  int
-	// pagesChanged is closed and replaced whenever a page is added.
+	// gone holds the targets the browser reported destroyed, so Attach
+	// does not wait for a page that closed before the judge reached it.
+	gone map[target.ID]bool
+	// pagesChanged is closed and replaced whenever a page is added or a
+	// target is destroyed.
 	pagesChanged chan struct{}
 
 	closeOnce sync.Once
@@ -101,6 +128,27 @@ type pageState struct {
 	// (and released it, if it was held); err says if that failed.
 	ready chan struct{}
 	err   error
+
+	// openedAt is when the judge first saw the page, and navigatedAt when
+	// the browser (not the page's own script) last started a navigation of
+	// its main frame: a link the agent followed, a URL or history step its
+	// tool server asked for. Both are on the wall clock, like the times
+	// the page itself records (js/watch.js), for the active page rule.
+	openedAt, navigatedAt time.Time
+	// advanced, when set, is closed when the page's clock has run as far
+	// ahead as the judge asked.
+	advanced chan struct{}
+}
+
+// navigated notes a navigation of the page's main frame that the page did
+// not start itself. Called with j.mu held.
+func (p *pageState) navigated(session target.SessionID, ev *network.EventRequestWillBeSent) {
+	if session != p.session || ev.Type != network.ResourceTypeDocument || string(ev.FrameID) != string(p.id) {
+		return
+	}
+	if ev.HasUserGesture || ev.Initiator == nil || ev.Initiator.Type == network.InitiatorTypeOther {
+		p.navigatedAt = time.Now()
+	}
 }
 
 // Attach connects to the browser whose DevTools endpoint is browserURL
@@ -124,6 +172,7 @@ func Attach(ctx context.Context, browserURL string, opts Options) (*Judge, error
 		rec:          newRecorder(start),
 		pages:        make(map[target.ID]*pageState),
 		sessions:     make(map[target.SessionID]*pageState),
+		gone:         make(map[target.ID]bool),
 		pagesChanged: make(chan struct{}),
 	}
 	var err error
@@ -176,8 +225,11 @@ func (j *Judge) follow(ctx context.Context) error {
 func (j *Judge) awaitPage(ctx context.Context, id target.ID) error {
 	for {
 		j.mu.Lock()
-		p, changed := j.pages[id], j.pagesChanged
+		p, changed, gone := j.pages[id], j.pagesChanged, j.gone[id]
 		j.mu.Unlock()
+		if p == nil && gone {
+			return nil // it closed before the judge reached it
+		}
 		if p != nil {
 			select {
 			case <-p.ready:
@@ -233,7 +285,16 @@ func (j *Judge) handle(session target.SessionID, msg *cdproto.Message) {
 	switch msg.Method {
 	case cdproto.EventNetworkRequestWillBeSent:
 		if ev, ok := cdpconn.Decode[network.EventRequestWillBeSent](msg); ok {
-			j.rec.requestWillBeSent(now, ev)
+			var id target.ID
+			if p := j.sessions[session]; p != nil {
+				id = p.id
+				p.navigated(session, ev)
+			}
+			j.rec.requestWillBeSent(now, id, ev)
+		}
+	case cdproto.EventNetworkLoadingFinished:
+		if ev, ok := cdpconn.Decode[network.EventLoadingFinished](msg); ok {
+			j.rec.finished(now, ev.RequestID)
 		}
 	case cdproto.EventNetworkResponseReceived:
 		if ev, ok := cdpconn.Decode[network.EventResponseReceived](msg); ok {
@@ -241,7 +302,7 @@ func (j *Judge) handle(session target.SessionID, msg *cdproto.Message) {
 		}
 	case cdproto.EventNetworkLoadingFailed:
 		if ev, ok := cdpconn.Decode[network.EventLoadingFailed](msg); ok {
-			j.rec.loadingFailed(ev)
+			j.rec.loadingFailed(now, ev)
 		}
 	case cdproto.EventPageJavascriptDialogOpening:
 		if ev, ok := cdpconn.Decode[page.EventJavascriptDialogOpening](msg); ok {
@@ -249,6 +310,11 @@ func (j *Judge) handle(session target.SessionID, msg *cdproto.Message) {
 		}
 	case cdproto.EventPageJavascriptDialogClosed:
 		j.rec.dialogClosed(session)
+	case cdproto.EventEmulationVirtualTimeBudgetExpired:
+		if p := j.sessions[session]; p != nil && p.session == session && p.advanced != nil {
+			close(p.advanced)
+			p.advanced = nil
+		}
 	case cdproto.EventTargetAttachedToTarget:
 		if ev, ok := cdpconn.Decode[target.EventAttachedToTarget](msg); ok {
 			j.attached(session, ev)
@@ -274,6 +340,9 @@ func (j *Judge) handle(session target.SessionID, msg *cdproto.Message) {
 			if p := j.pages[ev.TargetID]; p != nil {
 				p.closed = true
 			}
+			j.gone[ev.TargetID] = true
+			close(j.pagesChanged)
+			j.pagesChanged = make(chan struct{})
 		}
 	case cdproto.EventTargetTargetCrashed:
 		if ev, ok := cdpconn.Decode[target.EventTargetCrashed](msg); ok {
@@ -297,11 +366,12 @@ func (j *Judge) attached(parent target.SessionID, ev *target.EventAttachedToTarg
 			return
 		}
 		p = &pageState{
-			id:      ev.TargetInfo.TargetID,
-			session: ev.SessionID,
-			seq:     j.nextSeq,
-			subtype: ev.TargetInfo.Subtype,
-			ready:   make(chan struct{}),
+			id:       ev.TargetInfo.TargetID,
+			session:  ev.SessionID,
+			seq:      j.nextSeq,
+			subtype:  ev.TargetInfo.Subtype,
+			ready:    make(chan struct{}),
+			openedAt: time.Now(),
 		}
 		j.nextSeq++
 		j.pages[p.id] = p
@@ -341,6 +411,14 @@ func (j *Judge) prepare(session target.SessionID, kind string, held bool) error 
 	steps := []step{{"enabling network events", j.conn.Start(ctx, session, network.Enable.Method, network.EnableParams{})}}
 	if kind == "page" || kind == "iframe" {
 		steps = append(steps, step{"enabling page events", j.conn.Start(ctx, session, page.Enable.Method, page.EnableParams{})})
+	}
+	if kind == "page" {
+		// Every document of the page records, in the judge's world, when
+		// its DOM last changed and when it last had trusted input.
+		steps = append(steps, step{"watching new documents", j.conn.Start(ctx, session, page.AddScriptToEvaluateOnNewDocument.Method, page.AddScriptToEvaluateOnNewDocumentParams{
+			Source:    watchJS,
+			WorldName: worldName,
+		})})
 	}
 	// Cross-site frames and workers run in targets of their own, and
 	// their requests reach only their own sessions.

@@ -13,39 +13,137 @@ import (
 	"github.com/chromedp/cdproto"
 	"github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	"contractbench/internal/cdpconn"
 	"contractbench/internal/contract"
+	"contractbench/internal/phash"
+	"contractbench/internal/problem"
 )
 
 // worldName names the judge's isolated world in each page, so a look at the
 // page's execution contexts shows who made it.
 const worldName = "contractbench-judge"
 
-// Observe captures the final state of the browser: the active page's URL,
-// title, matches for each selector and viewport screenshot, and the network
-// log and dialogs of the whole task. Call it once the task has ended.
+// Want is what Observe must capture for a contract to be evaluated.
+type Want struct {
+	// Queries are the selectors to read, with the strings to look for in
+	// their text (contract.Queries).
+	Queries []contract.Query
+	// ClassShots asks for a screenshot of the first state too, hashed,
+	// because the contract has a screenshot_class clause. The final state
+	// always has its screenshot.
+	ClassShots bool
+}
+
+// WantFor is what evaluating pc needs.
+func WantFor(pc contract.Postconditions) Want {
+	return Want{Queries: contract.Queries(pc), ClassShots: contract.NeedsScreenshotClass(pc)}
+}
+
+// Observe captures the final state of the browser once it has settled: the
+// active page's URL, title, the visible matches of each query and their
+// text, and viewport screenshot, and the network log and dialogs of the
+// whole task. Call it once the task has ended.
+//
+// It first waits (within Options.SettleMax) until the active page is
+// quiet, reads it (Observation.Settling.First), runs the page's clock
+// Options.Advance ahead so that what it has scheduled happens now, waits
+// until it is quiet again, and reads the final state. contract.Evaluate
+// grades both readings.
 //
 // A dialog still showing is recorded as open, and then dismissed, because a
-// page with a dialog runs no script and so cannot be inspected. This is the
-// only thing the judge ever does to a page.
+// page with a dialog runs no script and so cannot be inspected. Dismissing
+// it, and running the page's clock ahead after the task, are the only
+// things the judge ever does to a page.
 //
 // Observe fails if the connection to the browser is lost (the browser
 // crashed or was closed), if a selector is invalid, or if a page that may
-// be the active one has crashed: pages are examined newest first, and the
-// state of a crashed page cannot be read, so the judge cannot rule it out.
-func (j *Judge) Observe(ctx context.Context, selectors []string) (contract.Observation, error) {
+// be the active one has crashed: the state of a crashed page cannot be
+// read, so the judge cannot rule it out.
+func (j *Judge) Observe(ctx context.Context, want Want) (contract.Observation, error) {
 	if err := j.alive(); err != nil {
 		return contract.Observation{}, err
 	}
-	if err := j.dismissDialogs(ctx); err != nil {
+	start := time.Now()
+	settling := &contract.Settling{Quiet: true}
+	settle := func() error {
+		if err := j.dismissDialogs(ctx); err != nil {
+			return err
+		}
+		busy, err := j.settle(ctx)
+		if err != nil {
+			return err
+		}
+		if busy != "" && settling.Quiet {
+			settling.Quiet, settling.Busy = false, busy
+		}
+		return nil
+	}
+	if err := settle(); err != nil {
 		return contract.Observation{}, j.explain(err)
 	}
+	first, err := j.captureRetrying(ctx, want, want.ClassShots)
+	if err != nil {
+		return contract.Observation{}, err
+	}
+	settling.First = &contract.PageState{URL: first.URL, Title: first.Title, Elements: first.Elements}
+	if len(first.Screenshot.PNG) > 0 {
+		if h, err := phash.FromPNG(first.Screenshot.PNG); err == nil {
+			settling.First.PHash = h.String()
+		}
+	}
+	advanced, err := j.advance(ctx)
+	if err != nil {
+		return contract.Observation{}, j.explain(err)
+	}
+	settling.AdvancedMS = advanced.Milliseconds()
+	if advanced == 0 {
+		settling.First = nil // the same state as the final one
+	}
+	if err := settle(); err != nil {
+		return contract.Observation{}, j.explain(err)
+	}
+	obs, err := j.captureRetrying(ctx, want, true)
+	if err != nil {
+		return contract.Observation{}, err
+	}
+	settling.WaitedMS = time.Since(start).Milliseconds()
+	obs.Settling = settling
+	return obs, nil
+}
+
+// Grade observes the browser for pc (Observe), hashes the final
+// screenshot, and evaluates pc on the Observation with contract.Evaluate.
+// The Observation it returns is complete for re-grading offline.
+func (j *Judge) Grade(ctx context.Context, pc contract.Postconditions, classes contract.Classes) (contract.Verdict, contract.Observation, error) {
+	obs, err := j.Observe(ctx, WantFor(pc))
+	if err != nil {
+		return contract.Verdict{}, obs, err
+	}
+	return Evaluate(pc, &obs, classes), obs, nil
+}
+
+// Evaluate completes an Observation with its screenshot's perceptual hash,
+// when it has a screenshot and no hash yet, and evaluates pc on it. It is
+// how every verdict is reached, live or from a stored Observation.
+func Evaluate(pc contract.Postconditions, obs *contract.Observation, classes contract.Classes) contract.Verdict {
+	if len(obs.Screenshot.PNG) > 0 && obs.Screenshot.PHash == "" {
+		if h, err := phash.FromPNG(obs.Screenshot.PNG); err == nil {
+			obs.Screenshot.PHash = h.String()
+		}
+	}
+	return contract.Evaluate(pc, *obs, classes)
+}
+
+// captureRetrying reads the active page and the logs, again when the page
+// navigated under the judge's feet.
+func (j *Judge) captureRetrying(ctx context.Context, want Want, shot bool) (contract.Observation, error) {
 	for attempt := 1; ; attempt++ {
-		obs, err := j.capture(ctx, selectors)
+		obs, err := j.capture(ctx, want, shot)
 		if err == nil {
 			return obs, nil
 		}
@@ -72,18 +170,18 @@ const (
 )
 
 // capture reads the active page and the logs.
-func (j *Judge) capture(ctx context.Context, selectors []string) (contract.Observation, error) {
+func (j *Judge) capture(ctx context.Context, want Want, shot bool) (contract.Observation, error) {
 	active, err := j.activePage(ctx)
 	if err != nil {
 		return contract.Observation{}, err
 	}
-	obs := contract.Observation{URL: active.state.URL, Title: active.state.Title}
-	if obs.Elements, err = j.query(ctx, active, selectors); err != nil {
+	obs := contract.Observation{URL: active.state.URL, Title: active.state.Title, Active: active.why}
+	if obs.Elements, err = j.query(ctx, active, want.Queries); err != nil {
 		return contract.Observation{}, err
 	}
 	// A page behind others renders nothing, and capturing it would wait
 	// for a frame that never comes; such an observation has no screenshot.
-	if active.state.Visibility == "visible" {
+	if shot && active.state.Visibility == "visible" {
 		shot, err := cdpconn.Send(ctx, j.conn, active.page.session, page.CaptureScreenshot, page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng})
 		if err != nil {
 			return contract.Observation{}, fmt.Errorf("screenshot of %s: %w", obs.URL, err)
@@ -95,6 +193,94 @@ func (j *Judge) capture(ctx context.Context, selectors []string) (contract.Obser
 	obs.Dialogs = j.rec.dialogList()
 	j.mu.Unlock()
 	return obs, nil
+}
+
+// settle waits until the active page is quiet: its document loaded, none
+// of its requests in flight and no request anywhere started or ended for
+// Options.Quiet, its DOM unchanged for Options.Quiet. It gives up after
+// Options.SettleMax and then says what was still busy.
+func (j *Judge) settle(ctx context.Context) (busy string, err error) {
+	deadline := time.Now().Add(j.opts.SettleMax)
+	for {
+		v, err := j.activePage(ctx)
+		if err != nil {
+			return "", err
+		}
+		busy, wait := j.busy(v)
+		if busy == "" {
+			return "", nil
+		}
+		left := time.Until(deadline)
+		if left <= 0 {
+			return fmt.Sprintf("%s: %s after %s", v.state.URL, busy, j.opts.SettleMax), nil
+		}
+		select {
+		case <-time.After(min(wait, left, settlePoll)):
+		case <-ctx.Done():
+			return "", ctx.Err()
+		}
+	}
+}
+
+// settlePoll is how often settle looks again at a page that is busy.
+const settlePoll = 50 * time.Millisecond
+
+// busy says what keeps the page from being quiet, and how long until it
+// could be; "" when it is quiet.
+func (j *Judge) busy(v *pageView) (string, time.Duration) {
+	if v.state.Ready != "complete" {
+		return "the document is still loading (readyState " + v.state.Ready + ")", settlePoll
+	}
+	j.mu.Lock()
+	pending, last := j.rec.busy(v.page.id)
+	j.mu.Unlock()
+	if len(pending) > 0 {
+		return fmt.Sprintf("%d requests in flight (%s)", len(pending), problem.Bound(strings.Join(pending, ", "), 200)), settlePoll
+	}
+	quiet := j.opts.Quiet
+	if since := time.Since(last); !last.IsZero() && since < quiet {
+		return "the network was active " + since.Round(time.Millisecond).String() + " ago", quiet - since
+	}
+	if since := time.Duration(v.state.Now-v.state.MutatedAt) * time.Millisecond; since < quiet {
+		return "the DOM changed " + since.Round(time.Millisecond).String() + " ago", quiet - since
+	}
+	return "", 0
+}
+
+// advance runs the active page's clock Options.Advance ahead: timers the
+// page set fire now, in order, and the clock waits while requests are in
+// flight (Emulation.setVirtualTimePolicy). It returns how far the clock
+// went. Afterwards the page's clock stands still; the judge reads the
+// page, and nothing else runs in it.
+func (j *Judge) advance(ctx context.Context) (time.Duration, error) {
+	if j.opts.Advance <= 0 {
+		return 0, nil
+	}
+	v, err := j.activePage(ctx)
+	if err != nil {
+		return 0, err
+	}
+	done := make(chan struct{})
+	j.mu.Lock()
+	v.page.advanced = done
+	j.mu.Unlock()
+	_, err = cdpconn.Send(ctx, j.conn, v.page.session, emulation.SetVirtualTimePolicy, emulation.SetVirtualTimePolicyParams{
+		Policy: emulation.VirtualTimePolicyPauseIfNetworkFetchesPending,
+		Budget: new(float64(j.opts.Advance.Milliseconds())),
+	})
+	if err != nil {
+		return 0, fmt.Errorf("running the clock of %s ahead: %w", v.state.URL, err)
+	}
+	// The page runs its timers as fast as it can; a page that waits on a
+	// request or shows a dialog stops its clock, and then the judge goes
+	// on after SettleMax of real time.
+	select {
+	case <-done:
+	case <-time.After(j.opts.SettleMax):
+	case <-ctx.Done():
+		return 0, ctx.Err()
+	}
+	return j.opts.Advance, nil
 }
 
 // alive reports an error if the connection to the browser has ended.
@@ -148,10 +334,20 @@ type pageView struct {
 	page  *pageState
 	world runtime.ExecutionContextID
 	state struct {
-		Visibility string `json:"visibility"`
-		URL        string `json:"url"`
-		Title      string `json:"title"`
+		Visibility   string  `json:"visibility"`
+		URL          string  `json:"url"`
+		Title        string  `json:"title"`
+		Ready        string  `json:"ready"`
+		MutatedAt    float64 `json:"mutatedAt"`
+		AttendedAt   float64 `json:"attendedAt"`
+		WatchedSince float64 `json:"watchedSince"`
+		Now          float64 `json:"now"`
 	}
+	// attention is when the agent was last seen at this page: it opened,
+	// the browser navigated it, or it had trusted input or focus.
+	attention time.Time
+	// why says why the page is the active one; set by activePage.
+	why string
 }
 
 // activePage finds the page the agent is looking at. See the package
@@ -165,10 +361,8 @@ func (j *Judge) activePage(ctx context.Context) (*pageView, error) {
 		}
 	}
 	j.mu.Unlock()
-	// Newest first, so the first visible page is the active one.
-	slices.SortFunc(open, func(a, b *pageState) int { return cmp.Compare(b.seq, a.seq) })
 
-	var views []*pageView
+	var views, visible []*pageView
 	for _, p := range open {
 		v, err := j.view(ctx, p)
 		if err != nil {
@@ -177,15 +371,39 @@ func (j *Judge) activePage(ctx context.Context) (*pageView, error) {
 			}
 			return nil, err
 		}
-		if v.state.Visibility == "visible" {
-			return v, nil
-		}
 		views = append(views, v)
+		if v.state.Visibility == "visible" {
+			visible = append(visible, v)
+		}
 	}
 	if len(views) == 0 {
 		return nil, errors.New("no open page to observe")
 	}
-	return views[0], nil
+	among, what := visible, "visible"
+	if len(visible) == 0 {
+		among, what = views, "open (none is visible)"
+	}
+	best := slices.MaxFunc(among, func(a, b *pageView) int {
+		if c := a.attention.Compare(b.attention); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.page.seq, b.page.seq)
+	})
+	best.why = fmt.Sprintf("of %d open pages, %d %s; this one had the agent's latest activity (%s)",
+		len(views), len(among), what, best.attentionKind())
+	return best, nil
+}
+
+// attentionKind names the latest sign of the agent on the page.
+func (v *pageView) attentionKind() string {
+	switch {
+	case v.attention.Equal(v.page.navigatedAt):
+		return "a navigation the page did not start itself"
+	case v.attention.Equal(v.page.openedAt):
+		return "it opened"
+	default:
+		return "trusted input or focus"
+	}
 }
 
 func (j *Judge) isClosed(p *pageState) bool {
@@ -224,7 +442,7 @@ func (j *Judge) view(ctx context.Context, p *pageState) (*pageView, error) {
 	}
 	v := &pageView{page: p, world: world.ExecutionContextID}
 	res, err := cdpconn.Send(ctx, j.conn, p.session, runtime.Evaluate, runtime.EvaluateParams{
-		Expression:    pageStateJS,
+		Expression:    watchJS + ";\n" + pageStateJS,
 		ContextID:     v.world,
 		ReturnByValue: new(true),
 	})
@@ -234,16 +452,25 @@ func (j *Judge) view(ctx context.Context, p *pageState) (*pageView, error) {
 	if err := decodeResult(res.Result, &v.state); err != nil {
 		return nil, fmt.Errorf("page %s: decoding its state: %w", p.id, err)
 	}
+	j.mu.Lock()
+	v.attention = p.openedAt
+	if p.navigatedAt.After(v.attention) {
+		v.attention = p.navigatedAt
+	}
+	j.mu.Unlock()
+	if at := time.UnixMicro(int64(v.state.AttendedAt * 1000)); v.state.AttendedAt > 0 && at.After(v.attention) {
+		v.attention = at
+	}
 	return v, nil
 }
 
-// query counts and reads the matches of each selector on the page.
-func (j *Judge) query(ctx context.Context, v *pageView, selectors []string) (map[string]contract.Elements, error) {
-	if len(selectors) == 0 {
+// query reads, for each query, the visible matches on the page, their
+// text, and whether any of them contains each looked-for string.
+func (j *Judge) query(ctx context.Context, v *pageView, queries []contract.Query) (map[string]contract.Elements, error) {
+	if len(queries) == 0 {
 		return nil, nil
 	}
-	unique := slices.Compact(slices.Sorted(slices.Values(selectors)))
-	args, err := callArguments(unique, j.opts.MaxTexts, j.opts.MaxTextBytes)
+	args, err := callArguments(queries, j.opts.MaxTexts, j.opts.MaxTextBytes, minTextPx)
 	if err != nil {
 		return nil, err
 	}
@@ -257,31 +484,56 @@ func (j *Judge) query(ctx context.Context, v *pageView, selectors []string) (map
 		return nil, fmt.Errorf("querying %s: %w", v.state.URL, err)
 	}
 	var results []struct {
-		Count int      `json:"count"`
-		Texts []string `json:"texts"`
-		Error *string  `json:"error"`
+		Count  int      `json:"count"`
+		Hidden int      `json:"hidden"`
+		Texts  []string `json:"texts"`
+		Cut    bool     `json:"cut"`
+		Found  [][2]any `json:"found"`
+		Error  *string  `json:"error"`
 	}
 	if err := decodeResult(res.Result, &results); err != nil {
 		return nil, fmt.Errorf("querying %s: decoding the matches: %w", v.state.URL, err)
 	}
-	if len(results) != len(unique) {
-		return nil, fmt.Errorf("querying %s: %d results for %d selectors", v.state.URL, len(results), len(unique))
+	if len(results) != len(queries) {
+		return nil, fmt.Errorf("querying %s: %d results for %d selectors", v.state.URL, len(results), len(queries))
 	}
-	out := make(map[string]contract.Elements, len(unique))
+	out := make(map[string]contract.Elements, len(queries))
 	for i, r := range results {
+		q := queries[i]
 		if r.Error != nil {
-			return nil, fmt.Errorf("selector %q is not valid CSS: %s", unique[i], *r.Error)
+			return nil, fmt.Errorf("selector %q is not valid CSS: %s", q.Selector, *r.Error)
 		}
+		if len(r.Found) != len(q.Contains) {
+			return nil, fmt.Errorf("querying %s: selector %q: %d answers for %d strings", v.state.URL, q.Selector, len(r.Found), len(q.Contains))
+		}
+		el := contract.Elements{Count: r.Count, Hidden: r.Hidden, TextsCut: r.Cut}
 		for k, t := range r.Texts {
-			r.Texts[k] = truncateUTF8(t, j.opts.MaxTextBytes)
+			if cut := truncateUTF8(t, j.opts.MaxTextBytes); len(cut) < len(t) {
+				r.Texts[k], el.TextsCut = cut, true
+			}
 		}
-		if len(r.Texts) == 0 {
-			r.Texts = nil // as a stored Observation decodes
+		if len(r.Texts) > 0 {
+			el.Texts = r.Texts // nil when empty, as a stored Observation decodes
 		}
-		out[unique[i]] = contract.Elements{Count: r.Count, Texts: r.Texts}
+		for k, want := range q.Contains {
+			match, _ := r.Found[k][0].(float64)
+			excerpt, _ := r.Found[k][1].(string)
+			if el.Contains == nil {
+				el.Contains = make(map[string]contract.Hit, len(q.Contains))
+			}
+			el.Contains[want] = contract.Hit{Match: int(match), Excerpt: problem.Bound(excerpt, excerptMax)}
+		}
+		out[q.Selector] = el
 	}
 	return out, nil
 }
+
+// minTextPx is the least height, in CSS pixels, of a line of text a person
+// can read; text in smaller (or more clipped) boxes is not seen.
+const minTextPx = 6
+
+// excerptMax bounds an excerpt kept with a found string.
+const excerptMax = 300
 
 // callArguments encodes values as the arguments of Runtime.callFunctionOn.
 func callArguments(values ...any) ([]*runtime.CallArgument, error) {

@@ -22,10 +22,16 @@ import (
 type recorder struct {
 	start time.Time
 
-	// lastMark is when the latest tool call began; marked is false until
-	// the first one.
-	lastMark time.Time
-	marked   bool
+	// firstMark and lastMark are when the first and the latest tool call
+	// began; marked is false until the first one.
+	firstMark, lastMark time.Time
+	marked              bool
+
+	// inflight holds the requests that have started and neither finished
+	// nor failed, and lastActivity when a request last started or ended:
+	// what settling waits on.
+	inflight     map[network.RequestID]*request
+	lastActivity time.Time
 
 	requests []*request // in arrival order
 	// current maps a request id to its latest hop: a redirect reuses the
@@ -43,6 +49,18 @@ type request struct {
 	at    time.Time
 	// sent is the browser's timestamp of the event that started this hop.
 	sent cdp.MonotonicTime
+	// page is the page target whose session (or frame or worker session)
+	// reported the request; empty in tests of the recorder alone.
+	page target.ID
+}
+
+// lasting lists the resource types whose requests stay open for as long
+// as the page wants them (a socket, an event stream, a media stream):
+// settling never waits for them.
+var lasting = map[network.ResourceType]bool{
+	network.ResourceTypeWebSocket:   true,
+	network.ResourceTypeEventSource: true,
+	network.ResourceTypeMedia:       true,
 }
 
 type dialog struct {
@@ -57,15 +75,38 @@ func newRecorder(start time.Time) *recorder {
 	return &recorder{
 		start:      start,
 		current:    make(map[network.RequestID]*request),
+		inflight:   make(map[network.RequestID]*request),
 		openDialog: make(map[target.SessionID]*dialog),
 	}
 }
 
 func (r *recorder) mark(now time.Time) {
+	if !r.marked {
+		r.firstMark = now
+	}
 	r.lastMark, r.marked = now, true
 }
 
-func (r *recorder) requestWillBeSent(now time.Time, ev *network.EventRequestWillBeSent) {
+// busy reports the requests of page still in flight (never those of a
+// lasting kind), and when the network of any page last changed.
+func (r *recorder) busy(page target.ID) (pending []string, last time.Time) {
+	for _, req := range r.inflight {
+		if req.page == page && !lasting[network.ResourceType(req.entry.ResourceType)] {
+			pending = append(pending, req.entry.Method+" "+req.entry.URL)
+		}
+	}
+	slices.Sort(pending)
+	return pending, r.lastActivity
+}
+
+func (r *recorder) finished(now time.Time, id network.RequestID) {
+	if _, ok := r.inflight[id]; ok {
+		delete(r.inflight, id)
+		r.lastActivity = now
+	}
+}
+
+func (r *recorder) requestWillBeSent(now time.Time, page target.ID, ev *network.EventRequestWillBeSent) {
 	if ev.Request == nil {
 		return
 	}
@@ -88,9 +129,12 @@ func (r *recorder) requestWillBeSent(now time.Time, ev *network.EventRequestWill
 		},
 		at:   now,
 		sent: ev.Timestamp,
+		page: page,
 	}
 	r.requests = append(r.requests, req)
 	r.current[ev.RequestID] = req
+	r.inflight[ev.RequestID] = req
+	r.lastActivity = now
 }
 
 func (r *recorder) responseReceived(ev *network.EventResponseReceived) {
@@ -104,7 +148,8 @@ func (r *recorder) responseReceived(ev *network.EventResponseReceived) {
 	}
 }
 
-func (r *recorder) loadingFailed(ev *network.EventLoadingFailed) {
+func (r *recorder) loadingFailed(now time.Time, ev *network.EventLoadingFailed) {
+	r.finished(now, ev.RequestID)
 	req := r.current[ev.RequestID]
 	if req == nil {
 		return
@@ -156,6 +201,7 @@ func (r *recorder) network() []contract.NetworkEntry {
 	for i, req := range r.requests {
 		out[i] = req.entry
 		out[i].AfterLastToolCall = r.marked && !req.at.Before(r.lastMark)
+		out[i].BeforeFirstToolCall = !r.marked || req.at.Before(r.firstMark)
 	}
 	slices.SortStableFunc(out, func(a, b contract.NetworkEntry) int {
 		return cmp.Compare(a.StartMS, b.StartMS)

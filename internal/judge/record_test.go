@@ -34,7 +34,7 @@ func sent(at int, id, url string, ts float64, redirectStatus int) step {
 		if redirectStatus != 0 {
 			ev.RedirectResponse = &network.Response{Status: int64(redirectStatus)}
 		}
-		r.requestWillBeSent(ms(at), ev)
+		r.requestWillBeSent(ms(at), "", ev)
 	}
 }
 
@@ -46,7 +46,7 @@ func answered(id string, status int) step {
 
 func failed(id, text string) step {
 	return func(r *recorder) {
-		r.loadingFailed(&network.EventLoadingFailed{RequestID: network.RequestID(id), ErrorText: text})
+		r.loadingFailed(ms(0), &network.EventLoadingFailed{RequestID: network.RequestID(id), ErrorText: text})
 	}
 }
 
@@ -62,12 +62,12 @@ func TestRecorderNetwork(t *testing.T) {
 		{
 			name:  "response status",
 			steps: []step{sent(5, "1", "http://a/", 1, 0), answered("1", 200)},
-			want:  []contract.NetworkEntry{{URL: "http://a/", Method: "GET", Status: 200, ResourceType: "Document", StartMS: 5}},
+			want:  []contract.NetworkEntry{{URL: "http://a/", Method: "GET", Status: 200, ResourceType: "Document", StartMS: 5, BeforeFirstToolCall: true}},
 		},
 		{
 			name:  "failed load keeps status 0 and the error",
 			steps: []step{sent(1, "1", "http://a/x.js", 1, 0), failed("1", "net::ERR_CONNECTION_REFUSED")},
-			want:  []contract.NetworkEntry{{URL: "http://a/x.js", Method: "GET", Error: "net::ERR_CONNECTION_REFUSED", ResourceType: "Document", StartMS: 1}},
+			want:  []contract.NetworkEntry{{URL: "http://a/x.js", Method: "GET", Error: "net::ERR_CONNECTION_REFUSED", ResourceType: "Document", StartMS: 1, BeforeFirstToolCall: true}},
 		},
 		{
 			name: "each redirect hop is an entry with its own status",
@@ -78,26 +78,26 @@ func TestRecorderNetwork(t *testing.T) {
 				answered("1", 200),
 			},
 			want: []contract.NetworkEntry{
-				{URL: "http://a/old", Method: "GET", Status: 301, ResourceType: "Document", StartMS: 1},
-				{URL: "http://a/mid", Method: "GET", Status: 302, ResourceType: "Document", StartMS: 3},
-				{URL: "http://a/new", Method: "GET", Status: 200, ResourceType: "Document", StartMS: 4},
+				{URL: "http://a/old", Method: "GET", Status: 301, ResourceType: "Document", StartMS: 1, BeforeFirstToolCall: true},
+				{URL: "http://a/mid", Method: "GET", Status: 302, ResourceType: "Document", StartMS: 3, BeforeFirstToolCall: true},
+				{URL: "http://a/new", Method: "GET", Status: 200, ResourceType: "Document", StartMS: 4, BeforeFirstToolCall: true},
 			},
 		},
 		{
 			name:  "the same event from two sessions counts once",
 			steps: []step{sent(1, "1", "http://a/", 7, 0), sent(2, "1", "http://a/", 7, 0), answered("1", 200), answered("1", 200)},
-			want:  []contract.NetworkEntry{{URL: "http://a/", Method: "GET", Status: 200, ResourceType: "Document", StartMS: 1}},
+			want:  []contract.NetworkEntry{{URL: "http://a/", Method: "GET", Status: 200, ResourceType: "Document", StartMS: 1, BeforeFirstToolCall: true}},
 		},
 		{
 			name:  "a redirect to the same URL is a new hop",
 			steps: []step{sent(1, "1", "http://a/", 1, 0), sent(2, "1", "http://a/", 2, 302), answered("1", 200)},
 			want: []contract.NetworkEntry{
-				{URL: "http://a/", Method: "GET", Status: 302, ResourceType: "Document", StartMS: 1},
-				{URL: "http://a/", Method: "GET", Status: 200, ResourceType: "Document", StartMS: 2},
+				{URL: "http://a/", Method: "GET", Status: 302, ResourceType: "Document", StartMS: 1, BeforeFirstToolCall: true},
+				{URL: "http://a/", Method: "GET", Status: 200, ResourceType: "Document", StartMS: 2, BeforeFirstToolCall: true},
 			},
 		},
 		{
-			name: "requests at or after the latest mark are after the last tool call",
+			name: "requests before the first mark are before the first tool call; at or after the latest mark, after the last",
 			steps: []step{
 				sent(1, "1", "http://a/before", 1, 0),
 				marked(5),
@@ -107,7 +107,7 @@ func TestRecorderNetwork(t *testing.T) {
 				sent(9, "4", "http://a/after", 4, 0),
 			},
 			want: []contract.NetworkEntry{
-				{URL: "http://a/before", Method: "GET", ResourceType: "Document", StartMS: 1},
+				{URL: "http://a/before", Method: "GET", ResourceType: "Document", StartMS: 1, BeforeFirstToolCall: true},
 				{URL: "http://a/at", Method: "GET", ResourceType: "Document", StartMS: 5},
 				{URL: "http://a/between", Method: "GET", ResourceType: "Document", StartMS: 7},
 				{URL: "http://a/after", Method: "GET", ResourceType: "Document", StartMS: 9, AfterLastToolCall: true},

@@ -19,15 +19,6 @@ const (
 	maxEvidenceItems = 3 // evidence lines per failing clause
 )
 
-// clausePath returns the path part of a failed_postcondition value:
-// "postconditions[0]" for "postconditions[0] (url)".
-func clausePath(failed string) string {
-	if i := strings.Index(failed, " ("); i >= 0 {
-		return failed[:i]
-	}
-	return failed
-}
-
 // under reports whether path is clause itself or a clause below it.
 func under(path, clause string) bool {
 	rest, ok := strings.CutPrefix(path, clause)
@@ -40,7 +31,7 @@ func under(path, clause string) bool {
 // clause, which is what made it fail. Without a failing clause it returns
 // every failed leaf.
 func failingEvidence(res *TaskResult) []contract.Evidence {
-	clause := clausePath(res.FailedPostcondition)
+	clause := res.FailedPath
 	var failed, all []contract.Evidence
 	for _, ev := range res.Evidence {
 		if clause != "" && !under(ev.Path, clause) {

@@ -113,9 +113,17 @@ type TaskResult struct {
 	USD           float64 `json:"usd"`
 
 	// FailedPostcondition is the first clause that did not hold, as a path
-	// and kind: "postconditions[0] (url)". Empty when the contract held or
-	// was not evaluated.
-	FailedPostcondition string `json:"failed_postcondition,omitempty"`
+	// and kind: "postconditions[0] (url)", for people. Empty when the
+	// contract held or was not evaluated. FailedPath and FailedKind are
+	// the same clause for programs.
+	FailedPostcondition string        `json:"failed_postcondition,omitempty"`
+	FailedPath          string        `json:"failed_path,omitempty"`
+	FailedKind          contract.Kind `json:"failed_kind,omitempty"`
+	// Unsettled says why the contract failed although it held on one of
+	// the two states the judge read (contract.Verdict.Unstable), and
+	// Undecided that the observation could not decide the failed clause.
+	Unsettled string `json:"unsettled,omitempty"`
+	Undecided bool   `json:"undecided,omitempty"`
 	// Evidence is what the judge compared for every leaf it evaluated.
 	Evidence []contract.Evidence `json:"evidence,omitempty"`
 	// Observation is the final browser state the judge captured, so the
@@ -162,4 +170,15 @@ type Call struct {
 	// Refused reports that the harness did not forward the call because
 	// the tool is not on the allow-list.
 	Refused bool `json:"refused"`
+}
+
+// SetVerdict records the judge's verdict on the task: its evidence and,
+// when it failed, the clause that decided it.
+func (r *TaskResult) SetVerdict(v contract.Verdict) {
+	r.Evidence = v.Evidence
+	r.FailedPostcondition, r.FailedPath, r.FailedKind = "", "", ""
+	r.Unsettled, r.Undecided = v.Unstable, v.Undecided
+	if !v.Passed {
+		r.FailedPostcondition, r.FailedPath, r.FailedKind = v.FailedClause(), v.FailedPath, v.FailedKind
+	}
 }

@@ -67,7 +67,7 @@ func TestJudgeSeesTheAgentsTab(t *testing.T) {
 	}
 	observed := func() string {
 		t.Helper()
-		obs, err := j.Observe(ctx, nil)
+		obs, err := j.Observe(ctx, judge.Want{})
 		if err != nil {
 			t.Fatalf("Observe: %v", err)
 		}

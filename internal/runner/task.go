@@ -17,7 +17,6 @@ import (
 	"contractbench/internal/judge"
 	"contractbench/internal/llm"
 	"contractbench/internal/mcpclient"
-	"contractbench/internal/phash"
 	"contractbench/internal/report"
 	"contractbench/internal/suite"
 	"contractbench/internal/transcript"
@@ -149,10 +148,7 @@ func (r *taskRun) run(parent context.Context) (*report.TaskResult, *transcript.R
 		return errorResult(res, err), rec
 	}
 	res.Observation = obs
-	res.Evidence = verdict.Evidence
-	if !verdict.Passed {
-		res.FailedPostcondition = verdict.FailedClause()
-	}
+	res.SetVerdict(verdict)
 	res.WebMisses = r.misses()
 	decide(res, out, verdict, res.WebMisses)
 	r.taint(res, out)
@@ -255,12 +251,12 @@ func (r *taskRun) taint(res *report.TaskResult, out *agent.Outcome) {
 	}
 }
 
-// grade has the judge observe the browser and evaluates the contract.
+// grade has the judge observe the browser and evaluate the contract.
 func (r *taskRun) grade(ctx context.Context) (contract.Verdict, *contract.Observation, error) {
 	if err := r.browserEnded(ctx, 0); err != nil {
 		return contract.Verdict{}, nil, err
 	}
-	obs, err := r.judge.Observe(ctx, contract.Selectors(r.task.Postconditions))
+	verdict, obs, err := r.judge.Grade(ctx, r.task.Postconditions, r.cfg.Classes)
 	if err != nil {
 		// The judge loses its connection the moment the browser dies,
 		// a little before the browser's own report (exit status, last
@@ -271,20 +267,7 @@ func (r *taskRun) grade(ctx context.Context) (contract.Verdict, *contract.Observ
 		}
 		return contract.Verdict{}, nil, &harnessError{err: err}
 	}
-	return Grade(r.task.Postconditions, &obs, r.cfg.Classes), &obs, nil
-}
-
-// Grade completes an Observation the judge captured with its screenshot's
-// perceptual hash (the judge leaves hashing to its callers; the report
-// keeps the hash so the run can be re-graded) and grades the contract on
-// it with contract.Evaluate.
-func Grade(pc contract.Postconditions, obs *contract.Observation, classes contract.Classes) contract.Verdict {
-	if len(obs.Screenshot.PNG) > 0 && obs.Screenshot.PHash == "" {
-		if h, err := phash.FromPNG(obs.Screenshot.PNG); err == nil {
-			obs.Screenshot.PHash = h.String()
-		}
-	}
-	return contract.Evaluate(pc, *obs, classes)
+	return verdict, &obs, nil
 }
 
 // browserEnded returns the harness error for a browser that has ended,
@@ -362,7 +345,14 @@ func decide(res *report.TaskResult, out *agent.Outcome, v contract.Verdict, miss
 		res.Outcome = report.OutcomePassed
 		return
 	}
-	res.Outcome, res.Reason = report.OutcomeFailed, reason("")
+	var why string
+	switch {
+	case v.Unstable != "":
+		why = v.Unstable
+	case v.Undecided:
+		why = "the judge's observation could not decide " + v.FailedClause() + ", which never passes"
+	}
+	res.Outcome, res.Reason = report.OutcomeFailed, reason(why)
 }
 
 func fillAgent(res *report.TaskResult, out *agent.Outcome) {

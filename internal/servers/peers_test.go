@@ -18,7 +18,6 @@ import (
 	"github.com/chromedp/chromedp/remote"
 	"golang.org/x/tools/txtar"
 
-	"contractbench/internal/contract"
 	"contractbench/internal/judge"
 	"contractbench/internal/llm"
 	"contractbench/internal/mcpclient"
@@ -104,11 +103,11 @@ func TestPeers(t *testing.T) {
 					if open := pages(t, ctx, b.URL()); len(open) != 1 || open[0].TargetID != tab {
 						t.Errorf("%s left %d tabs open, want only the task's own (%s): %+v", p.Name(), len(open), tab, open)
 					}
-					obs, err := j.Observe(ctx, contract.Selectors(task.Postconditions))
+					v, obs, err := j.Grade(ctx, task.Postconditions, nil)
 					if err != nil {
 						t.Fatalf("judge: %v", err)
 					}
-					if v := contract.Evaluate(task.Postconditions, obs, nil); !v.Passed {
+					if !v.Passed {
 						t.Errorf("the reference on %s failed %s: final URL %s, evidence %+v", p.Name(), v.FailedClause(), obs.URL, v.Evidence)
 					}
 					got.compare(t, p, id)

@@ -1,11 +1,22 @@
-// page_state.js returns {visibility, url, title} for the document it runs
-// in: document.visibilityState ("visible" for the tab in front of its
-// window, "hidden" for the others), location.href and document.title.
+// page_state.js returns {visibility, url, title, ready, mutatedAt,
+// attendedAt, watchedSince, now} for the document it runs in:
+// document.visibilityState ("visible" for the tab in front of its window,
+// "hidden" for the others), location.href, document.title,
+// document.readyState, and what js/watch.js recorded (installing it if the
+// document predates the judge), with the current wall-clock time.
 //
 // The judge evaluates it in its own isolated world, where the page's
 // scripts cannot replace the DOM methods and getters it reads.
-({
-  visibility: document.visibilityState,
-  url: location.href,
-  title: document.title,
-})
+(() => {
+  const w = globalThis.__contractbenchWatch || { since: 0, mutatedAt: 0, attendedAt: 0 };
+  return {
+    visibility: document.visibilityState,
+    url: location.href,
+    title: document.title,
+    ready: document.readyState,
+    mutatedAt: w.mutatedAt,
+    attendedAt: w.attendedAt,
+    watchedSince: w.since,
+    now: performance.timeOrigin + performance.now(),
+  };
+})()

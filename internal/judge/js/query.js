@@ -1,15 +1,300 @@
-// query.js is a function of (selectors, maxTexts, maxChars) that returns,
-// for each CSS selector in order, either {count, texts} or {error}:
-//   count  the number of elements document.querySelectorAll matches;
-//   texts  the innerText of the first maxTexts matches in document order,
-//          each cut to at most maxChars UTF-16 units (the judge cuts the
-//          UTF-8 bytes further), never splitting a surrogate pair;
-//   error  the message of the exception an invalid selector throws.
+// query.js is a function of (queries, maxTexts, maxChars, minTextPx) that
+// returns, for each query {selector, contains} in order, either
+// {count, hidden, texts, cut, found} or {error}:
+//   count   the number of matches a person can see (the rules below);
+//   hidden  the number of the other matches;
+//   texts   the visible text of the first maxTexts visible matches, white
+//           space folded, each cut to at most maxChars UTF-16 units, never
+//           splitting a surrogate pair;
+//   cut     true when texts is not all the visible text of all the
+//           visible matches;
+//   found   for each string of contains (already white-space folded), in
+//           order, [match, excerpt]: the 1-based index of the first
+//           visible match whose folded visible text contains it, searched
+//           over every match and the whole text, or 0; and the folded
+//           text around the first occurrence;
+//   error   the message of the exception an invalid selector throws.
 //
-// The judge calls it in its own isolated world, so a page that overrides
-// Document.prototype.querySelectorAll or innerText changes only its own
-// world, not what the judge sees.
-function (selectors, maxTexts, maxChars) {
+// A selector matches in the document and in every open shadow root, in
+// the order of the composed tree.
+//
+// What a person sees, decided in the judge's isolated world (the page's
+// scripts cannot replace what it calls):
+//   - Text is the data of text nodes in the composed (flat) tree: open
+//     shadow roots are entered, slots show what is assigned to them. CSS
+//     text-transform is not applied. A <br> and the edges of block-level
+//     boxes separate words. Form fields contribute the label of a button
+//     (<input type=submit|button|reset>) and the chosen option of a
+//     <select>, never what was typed.
+//   - A text node is seen when its element is rendered (checkVisibility,
+//     with opacity and visibility), its fill colour is not transparent
+//     (unless its background paints the text), and one of its line boxes,
+//     cut by every ancestor box that clips it (overflow hidden or clip,
+//     the clip property; absolute and fixed boxes escape the clipping of
+//     the boxes they are not inside), is at least minTextPx high and 1px
+//     wide and lies where the page can be scrolled to (not at negative
+//     coordinates, not beyond the document's scroll size).
+//   - A closed <details> shows only its <summary>.
+//   - Nothing inside an editable region (contenteditable, designMode)
+//     counts: text the agent typed is not evidence of the page.
+//   - An element is seen when it is rendered, not in an editable region,
+//     and either its own box, clipped as above, is at least 2px by 2px, or
+//     it holds seen text or a seen element.
+function (queries, maxTexts, maxChars, minTextPx) {
+  const doc = document;
+  const view = doc.defaultView;
+  const root = doc.scrollingElement || doc.documentElement;
+  const pageW = Math.max(root ? root.scrollWidth : 0, view.innerWidth);
+  const pageH = Math.max(root ? root.scrollHeight : 0, view.innerHeight);
+  const sx = view.scrollX, sy = view.scrollY;
+  const designMode = doc.designMode === 'on';
+
+  const styles = new Map();
+  const style = (el) => {
+    let s = styles.get(el);
+    if (s === undefined) {
+      s = view.getComputedStyle(el);
+      styles.set(el, s);
+    }
+    return s;
+  };
+
+  // The parent in the flat tree: the slot an element is assigned to, or
+  // the host of a shadow root.
+  const flatParent = (node) => {
+    if (node.assignedSlot) return node.assignedSlot;
+    const p = node.parentNode;
+    if (!p) return null;
+    if (p.nodeType === 11) return p.host || null;
+    return p;
+  };
+
+  // The children in the flat tree.
+  const flatChildren = (node) => {
+    if (node.nodeType === 1) {
+      if (node.shadowRoot) return node.shadowRoot.childNodes;
+      if (node.localName === 'slot' && typeof node.assignedNodes === 'function') {
+        const assigned = node.assignedNodes();
+        if (assigned.length > 0) return assigned;
+      }
+    }
+    return node.childNodes;
+  };
+
+  const editable = (el) => designMode || el.isContentEditable === true;
+
+  // rendered: the element has a box that is not hidden by display,
+  // visibility, opacity or content-visibility. An element with
+  // display:contents has no box; its children decide.
+  const rendered = new Map();
+  const isRendered = (el) => {
+    let r = rendered.get(el);
+    if (r !== undefined) return r;
+    const s = style(el);
+    if (s.display === 'contents') {
+      const p = flatParent(el);
+      r = s.visibility === 'visible' && (!p || p.nodeType !== 1 || isRenderedAncestor(p));
+    } else {
+      r = typeof el.checkVisibility === 'function'
+        ? el.checkVisibility({ opacityProperty: true, visibilityProperty: true })
+        : el.getClientRects().length > 0 && s.visibility === 'visible' && s.opacity !== '0';
+    }
+    rendered.set(el, r);
+    return r;
+  };
+  // An ancestor of a display:contents element only needs to be rendered
+  // as a box holder: visibility does not matter, it is inherited.
+  const isRenderedAncestor = (el) => {
+    const s = style(el);
+    if (s.display === 'contents') {
+      const p = flatParent(el);
+      return !p || p.nodeType !== 1 || isRenderedAncestor(p);
+    }
+    return typeof el.checkVisibility === 'function'
+      ? el.checkVisibility({ opacityProperty: true })
+      : el.getClientRects().length > 0;
+  };
+
+  const INF = { l: -Infinity, t: -Infinity, r: Infinity, b: Infinity };
+  const meet = (a, b) => ({ l: Math.max(a.l, b.l), t: Math.max(a.t, b.t), r: Math.min(a.r, b.r), b: Math.min(a.b, b.b) });
+
+  // The box an element's ancestors clip its own box to (in viewport
+  // coordinates), following CSS containing blocks.
+  const clipOfBox = new Map();
+  const boxClip = (el) => {
+    let c = clipOfBox.get(el);
+    if (c !== undefined) return c;
+    const pos = style(el).position;
+    let anc = flatParent(el);
+    if (pos === 'fixed') {
+      c = INF;
+    } else {
+      if (pos === 'absolute') {
+        while (anc && anc.nodeType === 1 && style(anc).position === 'static') anc = flatParent(anc);
+      }
+      c = anc && anc.nodeType === 1 ? contentClip(anc) : INF;
+    }
+    clipOfBox.set(el, c);
+    return c;
+  };
+  // The box an element clips its content to: its own clip (overflow on
+  // each axis, the clip property) within the clip of its own box.
+  const clipOfContent = new Map();
+  const contentClip = (el) => {
+    let c = clipOfContent.get(el);
+    if (c !== undefined) return c;
+    c = boxClip(el);
+    const s = style(el);
+    const clipsX = s.overflowX === 'hidden' || s.overflowX === 'clip';
+    const clipsY = s.overflowY === 'hidden' || s.overflowY === 'clip';
+    const clipProp = s.clip && s.clip !== 'auto' && (s.position === 'absolute' || s.position === 'fixed');
+    if ((clipsX || clipsY || clipProp) && s.display !== 'contents') {
+      const b = el.getBoundingClientRect();
+      if (clipsX) c = meet(c, { l: b.left, t: -Infinity, r: b.right, b: Infinity });
+      if (clipsY) c = meet(c, { l: -Infinity, t: b.top, r: Infinity, b: b.bottom });
+      if (clipProp) {
+        const m = /rect\(\s*([^,\s)]+)[,\s]+([^,\s)]+)[,\s]+([^,\s)]+)[,\s]+([^,\s)]+)\s*\)/.exec(s.clip);
+        if (m) {
+          const v = (x, auto) => (x === 'auto' ? auto : parseFloat(x));
+          c = meet(c, {
+            l: b.left + v(m[4], 0), t: b.top + v(m[1], 0),
+            r: b.left + v(m[2], b.width), b: b.top + v(m[3], b.height),
+          });
+        }
+      }
+    }
+    clipOfContent.set(el, c);
+    return c;
+  };
+
+  // Whether a rectangle, cut by clip, is at least w by h and lies where
+  // the page can be scrolled to.
+  const shows = (rect, clip, w, h) => {
+    const c = meet({ l: rect.left, t: rect.top, r: rect.right, b: rect.bottom }, clip);
+    if (c.r - c.l < w || c.b - c.t < h) return false;
+    const l = c.l + sx, t = c.t + sy, r = c.r + sx, b = c.b + sy;
+    return r > 0 && b > 0 && l < pageW && t < pageH;
+  };
+
+  const transparent = (color) => {
+    if (!color || color === 'transparent') return true;
+    const m = /rgba?\(([^)]*)\)/.exec(color);
+    if (!m) return false;
+    const parts = m[1].split(/[\s,\/]+/).filter(Boolean);
+    return parts.length === 4 && parseFloat(parts[3]) === 0;
+  };
+  const paintsText = (el) => {
+    for (let e = el; e && e.nodeType === 1; e = flatParent(e)) {
+      const s = style(e);
+      if (s.backgroundClip === 'text' || s.webkitBackgroundClip === 'text') return true;
+    }
+    return false;
+  };
+  const inkless = new Map();
+  const noInk = (el) => {
+    let r = inkless.get(el);
+    if (r === undefined) {
+      const s = style(el);
+      const fill = s.webkitTextFillColor || s.color;
+      r = transparent(fill) && !paintsText(el);
+      inkless.set(el, r);
+    }
+    return r;
+  };
+
+  const range = doc.createRange();
+  const textSeen = (node, el) => {
+    if (!/[^\s]/.test(node.data)) return false;
+    if (!isRendered(el) || style(el).visibility !== 'visible' || noInk(el)) return false;
+    range.selectNodeContents(node);
+    const clip = contentClip(el);
+    for (const rect of range.getClientRects()) {
+      if (shows(rect, clip, 1, minTextPx)) return true;
+    }
+    return false;
+  };
+
+  // A closed <details> shows only its summary; the browser hides the
+  // rest in a shadow tree of its own, which the walk does not see.
+  const summaryOf = (details) => Array.from(details.children).find((c) => c.localName === 'summary') || null;
+  const closedDetails = (node) => node.nodeType === 1 && node.localName === 'details' && !node.open;
+  const hiddenInDetails = (node) => {
+    for (let child = node, p = flatParent(node); p && p.nodeType === 1; child = p, p = flatParent(p)) {
+      if (closedDetails(p) && child !== summaryOf(p)) return true;
+    }
+    return false;
+  };
+
+  const blockish = (display) =>
+    !(display.startsWith('inline') || display === 'contents' || display === 'ruby' || display === 'ruby-text');
+
+  const fieldText = (el) => {
+    if (el.localName === 'input') {
+      const t = (el.type || '').toLowerCase();
+      return t === 'submit' || t === 'button' || t === 'reset' ? el.value : '';
+    }
+    if (el.localName === 'select') {
+      return Array.from(el.selectedOptions || [], (o) => o.text).join(' ');
+    }
+    return null;
+  };
+
+  // seenText walks an element's flat subtree and returns its seen text,
+  // and whether anything in it is seen (text, or an element's own box).
+  const ownBoxSeen = (el) => {
+    if (!isRendered(el) || style(el).display === 'contents') return false;
+    const clip = boxClip(el);
+    for (const rect of el.getClientRects()) {
+      if (shows(rect, clip, 2, 2)) return true;
+    }
+    return false;
+  };
+  const collect = (el) => {
+    const out = { text: [], seen: false };
+    const walk = (node, parentEl) => {
+      if (node.nodeType === 3) {
+        if (parentEl && textSeen(node, parentEl)) {
+          out.text.push(node.data);
+          out.seen = true;
+        }
+        return;
+      }
+      if (node.nodeType !== 1) return;
+      const s = style(node);
+      // Nothing below display:none, opacity:0 or an editable region is
+      // seen; below visibility:hidden a child may be visible again.
+      if (s.display === 'none' || s.opacity === '0' || editable(node)) return;
+      if (node.localName === 'br') {
+        out.text.push('\n');
+        return;
+      }
+      const field = fieldText(node);
+      if (field !== null) {
+        if (ownBoxSeen(node)) {
+          out.seen = true;
+          if (field) out.text.push(' ' + field + ' ');
+        }
+        return;
+      }
+      if (!out.seen && ownBoxSeen(node)) out.seen = true;
+      const block = blockish(s.display);
+      if (block) out.text.push('\n');
+      const summary = closedDetails(node) ? summaryOf(node) : undefined;
+      for (const child of flatChildren(node)) {
+        if (summary === undefined || child === summary) walk(child, node);
+      }
+      if (block) out.text.push('\n');
+    };
+    for (let a = flatParent(el); a && a.nodeType === 1; a = flatParent(a)) {
+      if (editable(a)) return out;
+    }
+    if (hiddenInDetails(el)) return out;
+    walk(el, null);
+    return out;
+  };
+
+  const WS = /[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/g;
+  const fold = (s) => s.replace(WS, ' ').trim();
   const cut = (s) => {
     if (s.length <= maxChars) return s;
     let end = maxChars;
@@ -17,21 +302,81 @@ function (selectors, maxTexts, maxChars) {
     if (last >= 0xd800 && last <= 0xdbff) end--;
     return s.slice(0, end);
   };
-  return selectors.map((selector) => {
-    let found;
+  const excerpt = (text, at, n) => {
+    const start = Math.max(0, at - 60), end = Math.min(text.length, at + n + 60);
+    return (start > 0 ? '…' : '') + text.slice(start, end) + (end < text.length ? '…' : '');
+  };
+
+  // Every open shadow root, in composed tree order.
+  const roots = [doc];
+  const findRoots = (node) => {
+    const walker = doc.createTreeWalker(node, NodeFilter.SHOW_ELEMENT);
+    for (let el = walker.currentNode; el; el = walker.nextNode()) {
+      if (el.nodeType === 1 && el.shadowRoot) {
+        roots.push(el.shadowRoot);
+        findRoots(el.shadowRoot);
+      }
+    }
+  };
+  findRoots(doc);
+
+  // Composed tree order of elements, for sorting matches across roots.
+  let order = null;
+  const orderOf = () => {
+    if (order) return order;
+    order = new Map();
+    let i = 0;
+    const visit = (node) => {
+      if (node.nodeType === 1) order.set(node, i++);
+      if (node.nodeType === 1 && node.shadowRoot) for (const c of node.shadowRoot.childNodes) visit(c);
+      for (const c of node.childNodes) visit(c);
+    };
+    visit(doc.documentElement);
+    return order;
+  };
+
+  return queries.map(({ selector, contains }) => {
+    let found = [];
     try {
-      found = document.querySelectorAll(selector);
+      for (const r of roots) found.push(...r.querySelectorAll(selector));
     } catch (e) {
       return { error: String(e && e.message ? e.message : e) };
     }
-    const texts = [];
-    for (let i = 0; i < found.length && i < maxTexts; i++) {
-      const el = found[i];
-      // innerText exists on HTML elements; SVG and MathML have only
-      // textContent.
-      const text = typeof el.innerText === 'string' ? el.innerText : el.textContent;
-      texts.push(cut(text || ''));
+    if (roots.length > 1) {
+      const o = orderOf();
+      found.sort((a, b) => (o.get(a) ?? 0) - (o.get(b) ?? 0));
     }
-    return { count: found.length, texts };
+    const needles = contains || [];
+    const hits = needles.map(() => [0, '']);
+    let left = needles.length;
+    const texts = [];
+    let count = 0, hidden = 0, wasCut = false;
+    for (const el of found) {
+      const got = collect(el);
+      if (!got.seen) {
+        hidden++;
+        continue;
+      }
+      count++;
+      const text = fold(got.text.join(''));
+      if (texts.length < maxTexts) {
+        const kept = cut(text);
+        if (kept.length < text.length) wasCut = true;
+        texts.push(kept);
+      } else {
+        wasCut = true;
+      }
+      if (left > 0) {
+        needles.forEach((n, i) => {
+          if (hits[i][0] !== 0) return;
+          const at = text.indexOf(n);
+          if (at >= 0) {
+            hits[i] = [count, excerpt(text, at, n.length)];
+            left--;
+          }
+        });
+      }
+    }
+    return { count, hidden, texts, cut: wasCut, found: hits };
   });
 }

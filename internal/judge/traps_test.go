@@ -1,0 +1,351 @@
+package judge
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"contractbench/internal/contract"
+
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
+)
+
+// The traps: pages built to make a careless judge pass a task that was not
+// done, or fail one that was. Each runs in real Chromium, through the same
+// Grade the runner calls, with the page's clock run ahead as in a real run.
+
+// graded is one trap's outcome.
+type graded struct {
+	v   contract.Verdict
+	obs contract.Observation
+}
+
+// gradeOn attaches a judge, opens a tab, marks the agent's first tool call,
+// loads url in the tab, lets act play the agent's part, and grades the
+// contract.
+func gradeOn(t *testing.T, url, contractYAML string, act func(tab context.Context)) graded {
+	t.Helper()
+	pc, err := contract.Parse([]byte(contractYAML))
+	if err != nil {
+		t.Fatalf("contract: %v", err)
+	}
+	j := attach(t, Options{})
+	tab := openTab(t)
+	j.MarkToolCall()
+	navigate(t, tab, url)
+	if act != nil {
+		act(tab)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	v, obs, err := j.Grade(ctx, pc, nil)
+	if err != nil {
+		t.Fatalf("Grade: %v", err)
+	}
+	return graded{v, obs}
+}
+
+func (g graded) explain() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "passed=%v failed=%s unstable=%q undecided=%v\n", g.v.Passed, g.v.FailedClause(), g.v.Unstable, g.v.Undecided)
+	for _, e := range g.v.Evidence {
+		fmt.Fprintf(&b, "  %s (%s) passed=%v: expected %s; saw %s\n", e.Path, e.Kind, e.Passed, e.Expected, e.Seen)
+	}
+	return b.String()
+}
+
+func textContract(selector, contains string) string {
+	return fmt.Sprintf("postconditions:\n  - {kind: dom_text, selector: %q, contains: %q}\n", selector, contains)
+}
+
+// TestTextNobodySees: text that is in the document but not on the screen
+// is not evidence, whatever hides it.
+func TestTextNobodySees(t *testing.T) {
+	const msg = "Added to your cart"
+	pages := map[string]string{
+		"hidden attribute":   `<div hidden>` + msg + `</div>`,
+		"display none":       `<div style="display:none">` + msg + `</div>`,
+		"noscript":           `<noscript>` + msg + `</noscript>`,
+		"opacity 0":          `<div style="opacity:0">` + msg + `</div>`,
+		"opacity 0 ancestor": `<div style="opacity:0"><section><p>` + msg + `</p></section></div>`,
+		"visibility hidden":  `<div style="visibility:hidden">` + msg + `</div>`,
+		"off the page":       `<div style="position:absolute;left:-9999px;top:0">` + msg + `</div>`,
+		"screen reader only": `<div style="position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0">` + msg + `</div>`,
+		"clipped by parent":  `<div style="height:0;overflow:hidden"><p>` + msg + `</p></div>`,
+		"font size 0":        `<div style="font-size:0">` + msg + `</div>`,
+		"transparent ink":    `<div style="color:transparent">` + msg + `</div>`,
+		"closed details":     `<details><summary>More</summary>` + msg + `</details>`,
+		"template":           `<template><p>` + msg + `</p></template>`,
+		"zero size box":      `<div style="width:0;height:0;overflow:hidden">` + msg + `</div>`,
+		"scaled to nothing":  `<div style="transform:scale(0.01);transform-origin:0 0">` + msg + `</div>`,
+	}
+	routes := map[string]any{}
+	for name, body := range pages {
+		routes["/"+strings.ReplaceAll(name, " ", "-")] = `<title>cart</title><h1>Your cart</h1>` + body
+	}
+	routes["/control"] = `<title>cart</title><h1>Your cart</h1><p>` + msg + `</p>`
+	srv := site(t, routes)
+	for name := range pages {
+		t.Run(name, func(t *testing.T) {
+			g := gradeOn(t, srv.URL+"/"+strings.ReplaceAll(name, " ", "-"), textContract("body", msg), nil)
+			if g.v.Passed {
+				t.Errorf("dom_text passed on text nobody can see:\n%s", g.explain())
+			}
+		})
+	}
+	t.Run("control: the same text, visible, passes", func(t *testing.T) {
+		if g := gradeOn(t, srv.URL+"/control", textContract("body", msg), nil); !g.v.Passed {
+			t.Errorf("dom_text failed on visible text:\n%s", g.explain())
+		}
+	})
+	t.Run("a visible child of a visibility:hidden parent is seen", func(t *testing.T) {
+		srv := site(t, map[string]any{"/": `<div style="visibility:hidden">secret <span style="visibility:visible">` + msg + `</span></div>`})
+		g := gradeOn(t, srv.URL+"/", "postconditions:\n  - {kind: dom_text, contains: \""+msg+"\"}\n  - {kind: not, child: {kind: dom_text, contains: secret}}\n", nil)
+		if !g.v.Passed {
+			t.Errorf("want the visible child seen and its hidden parent's own text not:\n%s", g.explain())
+		}
+	})
+	t.Run("gradient text painted by its background is seen", func(t *testing.T) {
+		srv := site(t, map[string]any{"/": `<h1 style="background:linear-gradient(red,blue);-webkit-background-clip:text;background-clip:text;color:transparent">` + msg + `</h1>`})
+		if g := gradeOn(t, srv.URL+"/", textContract("h1", msg), nil); !g.v.Passed {
+			t.Errorf("text drawn by background-clip:text is visible:\n%s", g.explain())
+		}
+	})
+}
+
+// TestCountsOnlyVisibleElements: a hidden duplicate row does not make two
+// items in the cart.
+func TestCountsOnlyVisibleElements(t *testing.T) {
+	srv := site(t, map[string]any{"/": `<ul id="cart"><li>Tea</li><li style="display:none">Tea</li><li hidden>Tea</li><li style="visibility:hidden">Tea</li></ul>`})
+	g := gradeOn(t, srv.URL+"/", "postconditions:\n  - {kind: dom_count, selector: '#cart li', op: eq, value: 1}\n", nil)
+	if !g.v.Passed {
+		t.Errorf("want one visible row:\n%s", g.explain())
+	}
+	if el := g.obs.Elements["#cart li"]; el.Count != 1 || el.Hidden != 3 {
+		t.Errorf("Elements = %+v, want 1 counted and 3 hidden", el)
+	}
+}
+
+// TestTypingIsNotEvidence: what the agent typed into the page is not what
+// the page says.
+func TestTypingIsNotEvidence(t *testing.T) {
+	const said = "Order placed"
+	srv := site(t, map[string]any{
+		"/editable": `<h1>Notes</h1><div id="ed" contenteditable style="width:400px;height:100px;border:1px solid">x</div>`,
+		"/field":    `<h1>Notes</h1><textarea id="ed" style="width:400px;height:100px"></textarea><input id="in" style="width:300px">`,
+	})
+	typeInto := func(tab context.Context) {
+		if err := chromedp.Do(tab, chromedp.MouseClickXY(100, 80), chromedp.KeyEvent(said)); err != nil {
+			t.Fatalf("typing: %v", err)
+		}
+	}
+	for _, page := range []string{"/editable", "/field"} {
+		t.Run(page, func(t *testing.T) {
+			g := gradeOn(t, srv.URL+page, textContract("body", said), typeInto)
+			if g.v.Passed {
+				t.Errorf("the agent's own typing passed a dom_text:\n%s", g.explain())
+			}
+		})
+	}
+}
+
+// TestCompleteEvaluation: a verdict never depends on how much of the page
+// the Observation keeps.
+func TestCompleteEvaluation(t *testing.T) {
+	var cards, long strings.Builder
+	for i := 1; i <= 60; i++ {
+		stock := "In stock"
+		if i == 55 {
+			stock = "Out of stock"
+		}
+		fmt.Fprintf(&cards, `<div class="card"><h2>Item %d</h2><p>%s</p></div>`, i, stock)
+	}
+	long.WriteString("<p>")
+	for long.Len() < 300<<10 {
+		long.WriteString("filler words that fill the page ")
+	}
+	long.WriteString("</p><p>The answer is forty-two.</p>")
+	srv := site(t, map[string]any{"/cards": cards.String(), "/long": long.String()})
+
+	t.Run("forbidden text in match 55 fails a not", func(t *testing.T) {
+		g := gradeOn(t, srv.URL+"/cards", "postconditions:\n  - {kind: not, child: {kind: dom_text, selector: .card, contains: Out of stock}}\n", nil)
+		if g.v.Passed {
+			t.Errorf("not dom_text passed although match 55 holds the text:\n%s", g.explain())
+		}
+	})
+	t.Run("an answer in match 55 passes", func(t *testing.T) {
+		g := gradeOn(t, srv.URL+"/cards", textContract(".card", "Item 55"), nil)
+		if !g.v.Passed {
+			t.Errorf("dom_text failed on match 55:\n%s", g.explain())
+		}
+		if hit := g.obs.Elements[".card"].Contains["Item 55"]; hit.Match != 55 {
+			t.Errorf("Contains = %+v, want match 55", hit)
+		}
+		if el := g.obs.Elements[".card"]; !el.TextsCut || len(el.Texts) != DefaultMaxTexts || el.Count != 60 {
+			t.Errorf("stored texts: %d kept of %d, cut=%v; want %d kept and the cut said", len(el.Texts), el.Count, el.TextsCut, DefaultMaxTexts)
+		}
+	})
+	t.Run("an answer after 300 KB of text passes", func(t *testing.T) {
+		g := gradeOn(t, srv.URL+"/long", textContract("body", "The answer is forty-two."), nil)
+		if !g.v.Passed {
+			t.Errorf("dom_text failed on text past the stored bound:\n%s", g.explain())
+		}
+	})
+	t.Run("a stored observation that cannot decide a clause never passes", func(t *testing.T) {
+		g := gradeOn(t, srv.URL+"/long", textContract("body", "The answer is forty-two."), nil)
+		pc, err := contract.Parse([]byte("postconditions:\n  - {kind: not, child: {kind: dom_text, contains: something else}}\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := contract.Evaluate(pc, g.obs, nil)
+		if v.Passed || !v.Undecided {
+			t.Errorf("re-grading a cut observation for a string it has no answer for: passed=%v undecided=%v, want a failure that says it is undecided", v.Passed, v.Undecided)
+		}
+	})
+}
+
+// TestTransientStatesFail: a page that shows success and replaces it a
+// moment later did not succeed.
+func TestTransientStatesFail(t *testing.T) {
+	srv := site(t, map[string]any{
+		"/flip":  `<p id="m">Order confirmed</p><script>setTimeout(() => { document.getElementById('m').textContent = 'Payment declined' }, 1500)</script>`,
+		"/late":  `<p id="m">Processing</p><script>setTimeout(() => { document.getElementById('m').textContent = 'Order confirmed' }, 1500)</script>`,
+		"/fetch": `<p id="m">Order confirmed</p><script>fetch('/slow').then(r => r.text()).then(t => { document.getElementById('m').textContent = t })</script>`,
+		"/slow": http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			time.Sleep(1500 * time.Millisecond)
+			fmt.Fprint(w, "Payment declined")
+		}),
+		"/steady": `<p id="m">Order confirmed</p>`,
+	})
+	for _, tc := range []struct {
+		page, why string
+	}{
+		{"/flip", "replaced by a timer after 1.5 s"},
+		{"/late", "shown only 1.5 s after the agent stopped"},
+		{"/fetch", "replaced when a slow request answers"},
+	} {
+		t.Run(tc.page, func(t *testing.T) {
+			g := gradeOn(t, srv.URL+tc.page, textContract("#m", "Order confirmed"), nil)
+			if g.v.Passed {
+				t.Errorf("a state %s passed:\n%s", tc.why, g.explain())
+			}
+		})
+	}
+	t.Run("flip reason", func(t *testing.T) {
+		g := gradeOn(t, srv.URL+"/flip", textContract("#m", "Order confirmed"), nil)
+		if !strings.Contains(g.v.Unstable, "transient") {
+			t.Errorf("Unstable = %q, want it to say the state was transient", g.v.Unstable)
+		}
+	})
+	t.Run("a steady page passes", func(t *testing.T) {
+		if g := gradeOn(t, srv.URL+"/steady", textContract("#m", "Order confirmed"), nil); !g.v.Passed {
+			t.Errorf("steady page failed:\n%s", g.explain())
+		}
+	})
+}
+
+// TestActivePageFollowsTheAgentAcrossWindows: a popup window is active
+// while the agent works in it, and the agent's own tab again once the
+// agent acts there.
+func TestActivePageFollowsTheAgentAcrossWindows(t *testing.T) {
+	srv := site(t, map[string]any{
+		"/opener": `<title>opener</title><button style="position:fixed;left:0;top:0;width:300px;height:200px" onclick="window.open('/popup', 'pw', 'popup,width=500,height=400')">open</button><input style="position:fixed;left:0;top:250px;width:300px">`,
+		"/popup":  `<title>popup</title><h1>popup page</h1>`,
+	})
+	j := attach(t, stillClock)
+	tab := openTab(t)
+	navigate(t, tab, srv.URL+"/opener")
+	opener := chromedp.FromContext(tab).Target.TargetID
+	if err := chromedp.Do(tab, chromedp.MouseClickXY(50, 50)); err != nil {
+		t.Fatalf("clicking: %v", err)
+	}
+	waitRecorded(t, j, "the popup", documentLoaded(srv.URL+"/popup"))
+	t.Cleanup(func() {
+		infos, _ := chromedp.Targets(driver)
+		for _, info := range infos {
+			if info.OpenerID == opener {
+				chromedp.CallBrowser(driver, target.CloseTarget, target.CloseTargetParams{TargetID: info.TargetID})
+			}
+		}
+	})
+	obs := observe(t, j)
+	if obs.URL != srv.URL+"/popup" {
+		t.Errorf("with the popup just opened, active page = %s, want the popup", obs.URL)
+	}
+	// The agent goes back to its own window and types there.
+	if err := chromedp.Do(tab, chromedp.MouseClickXY(50, 260), chromedp.KeyEvent("back here")); err != nil {
+		t.Fatalf("typing in the opener: %v", err)
+	}
+	obs = observe(t, j)
+	if obs.URL != srv.URL+"/opener" {
+		t.Errorf("after the agent acted in its own window again, active page = %s, want the opener (%s)", obs.URL, obs.Active)
+	}
+}
+
+// TestStartPageRequestsAreNotTheAgents: what the start page fetches while
+// it loads, before the agent acts, is not evidence of the agent's work.
+func TestStartPageRequestsAreNotTheAgents(t *testing.T) {
+	srv := site(t, map[string]any{
+		"/start": `<h1>Shop</h1><script>fetch('/api/track?q=tea')</script>`,
+	})
+	const pc = "postconditions:\n  - {kind: network, url_pattern: '/api/track\\?q=tea$', status_in: [404]}\n"
+	parsed, err := contract.Parse([]byte(pc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := attach(t, Options{})
+	tab := openTab(t)
+	navigate(t, tab, srv.URL+"/start") // the harness opens the start page
+	waitRecorded(t, j, "the start page's fetch", hasRequest("/api/track?q=tea", true))
+	// The agent's first tool call starts now, and reads the page only.
+	j.MarkToolCall()
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	v, _, err := j.Grade(ctx, parsed, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Passed {
+		t.Errorf("a request the start page made before the agent acted passed a network clause:\n%s", graded{v: v}.explain())
+	}
+}
+
+// TestShadowRootsAndTextTransform: text in open shadow roots is seen, and
+// CSS text-transform does not change what is compared.
+func TestShadowRootsAndTextTransform(t *testing.T) {
+	srv := site(t, map[string]any{
+		"/shadow": `<product-card><span slot="price">12 EUR</span></product-card>
+<script>
+customElements.define('product-card', class extends HTMLElement {
+  constructor() {
+    super();
+    this.attachShadow({mode: 'open'}).innerHTML = '<h2 class="name">Shadow Teapot</h2><p>Price: <slot name="price"></slot></p>';
+  }
+});
+</script>`,
+		"/upper": `<h1 style="text-transform:uppercase">Example Domain</h1>`,
+	})
+	t.Run("shadow text and slotted text", func(t *testing.T) {
+		g := gradeOn(t, srv.URL+"/shadow", `postconditions:
+  - {kind: dom_text, contains: "Shadow Teapot"}
+  - {kind: dom_text, contains: "Price: 12 EUR"}
+  - {kind: dom_count, selector: h2.name, op: eq, value: 1}
+`, nil)
+		if !g.v.Passed {
+			t.Errorf("open shadow root not seen:\n%s", g.explain())
+		}
+	})
+	t.Run("text-transform", func(t *testing.T) {
+		g := gradeOn(t, srv.URL+"/upper", `postconditions:
+  - {kind: dom_text, selector: h1, contains: "Example Domain"}
+  - {kind: not, child: {kind: dom_text, selector: h1, contains: "EXAMPLE DOMAIN"}}
+`, nil)
+		if !g.v.Passed {
+			t.Errorf("comparison depends on text-transform:\n%s", g.explain())
+		}
+	})
+}
