@@ -20,8 +20,15 @@ Bring your own agent: attaches the judge to a running Chromium (started with
 captures the final state and grades the task's contract with
 contract.Evaluate. The judge records the network log and dialogs from the
 moment it attaches, so attach it before your agent starts; press Enter (or
-close stdin, or send Ctrl-C) when the agent is done. With --now it grades
-the current state at once (network clauses then see nothing).
+close stdin, or send Ctrl-C) when the agent is done. The judge cannot see
+your agent's actions, so the agent's network window opens when the judge
+attaches. With --now it grades the current state at once (network clauses
+then see nothing).
+
+Before grading, the judge waits for the page to settle and runs the page's
+own clock a few seconds ahead, so that a state the page was about to
+replace does not pass (docs/contracts.md, "What the judge sees"). After
+that the page's clock stands still: grade last.
 
 Exits 0 when the contract holds and 1 when it does not.
 `
@@ -52,6 +59,9 @@ func runJudge(st *State, args []string) error {
 	}
 	defer j.Close()
 	if !*now {
+		// The agent starts after the judge attached; its requests count
+		// from now.
+		j.MarkToolCall()
 		fmt.Fprintf(st.Stderr, "judge attached to %s for %s.\nInstruction for your agent: %s\nPress Enter when the agent is done.\n",
 			*browserURL, task.ID, task.Instruction)
 		done := make(chan struct{})

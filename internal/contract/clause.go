@@ -45,9 +45,10 @@ type URL struct {
 	Pattern string `json:"pattern"`
 }
 
-// DOMText holds when the innerText of at least one element matching
-// Selector contains Contains, after both sides have their white space
-// folded (see the package documentation). The comparison is case-sensitive.
+// DOMText holds when the visible text of at least one visible element
+// matching Selector contains Contains, after both sides have their white
+// space folded (see the package documentation). The comparison is
+// case-sensitive.
 type DOMText struct {
 	// Selector is a CSS selector; empty means DefaultSelector.
 	Selector string `json:"selector"`
@@ -91,7 +92,9 @@ type Network struct {
 type Since string
 
 const (
-	// SinceTaskStart considers every request made during the task.
+	// SinceTaskStart considers every request that started after the
+	// agent's first tool call began: the start page's own load is not
+	// the agent's work.
 	SinceTaskStart Since = "task_start"
 	// SinceLastToolCall considers only requests that started after the
 	// agent's last tool call began, so the clause sees what that call

@@ -40,19 +40,26 @@
 // # Semantics
 //
 //   - url: Pattern matches Observation.URL, unanchored; write ^ and $.
-//   - dom_text: the innerText of at least one element matching selector
-//     (default body) contains the text. Before comparing, every run of
-//     white space (unicode.IsSpace, which includes the no-break space
-//     U+00A0) on both sides becomes one ASCII space and the ends are
-//     trimmed; the comparison is case-sensitive. A selector that matched
-//     nothing fails.
-//   - dom_count: the number of matches compares to value by op. A selector
-//     missing from the Observation fails rather than counting as 0.
+//   - dom_text: the visible text of at least one visible element matching
+//     selector (default body) contains the text. What is visible, and what
+//     text an element has, the judge decides (docs/contracts.md, "What the
+//     judge sees"); Elements records it. The judge's answer for the string
+//     (Elements.Contains), found over every match and all of its text, is
+//     used first; the kept texts only when they are complete
+//     (Elements.TextsCut false). Before comparing, every run of white space
+//     (unicode.IsSpace, which includes the no-break space U+00A0) on both
+//     sides becomes one ASCII space and the ends are trimmed; the
+//     comparison is case-sensitive. No visible match fails.
+//   - dom_count: the number of visible matches compares to value by op.
+//   - A dom_text or dom_count the Observation cannot decide (its selector
+//     missing, or its texts cut with no answer for the string) fails the
+//     whole verdict as undecided, even under a not.
 //   - network: at least one request matches url_pattern, has a status in
 //     status_in and, if method is set, that method (case-insensitive).
-//     With since: last_tool_call only requests that started after the
-//     agent's last tool call count. Failed requests have status 0 and so
-//     never match.
+//     Requests that started before the agent's first tool call never
+//     count. With since: last_tool_call only requests that started after
+//     the agent's last tool call count. Failed requests have status 0 and
+//     so never match.
 //   - screenshot_class: the Hamming distance between the screenshot's
 //     64-bit pHash and the class is at most distance_max.
 //   - no_dialog: no JavaScript dialog opened during the task.

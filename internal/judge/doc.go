@@ -33,7 +33,9 @@
 //     its own entry, with the redirect's status), or status 0 and the
 //     network error for a load that failed. Start times are milliseconds
 //     since Attach, on the judge's clock; a request is AfterLastToolCall if
-//     it started at or after the latest MarkToolCall.
+//     it started at or after the latest MarkToolCall, and
+//     BeforeFirstToolCall if it started before the first one (or there was
+//     none): the start page's load is not the agent's work.
 //   - Every JavaScript dialog (alert, confirm, prompt, beforeunload), open
 //     until the browser reports it closed.
 //
@@ -48,41 +50,67 @@
 //     "visible". In a window only the tab in front is visible: a tab opened
 //     by a target=_blank click hides its opener, and Target.activateTarget
 //     on a tab makes it visible and hides the one that was in front (both
-//     observed in headless Chromium).
-//  2. Of those, the one the judge saw open most recently. Several pages are
-//     visible only when they are in several windows; the newest window is
-//     where the agent went last. (Activating an older window does not change
-//     what its pages report, so that case cannot be told apart; it is the
-//     one case this rule gets wrong.)
-//  3. If no page is visible, the open page the judge saw open most recently.
+//     observed in headless Chromium). Pages in several windows (a popup
+//     window and its opener) are all visible.
+//  2. Of those, the one with the agent's latest activity: when the judge
+//     saw it open, when the browser navigated its main frame other than by
+//     the page's own script (a followed link, or a URL or history step the
+//     tool server asked for: the request's initiator is the browser, or it
+//     carries a user gesture), or when it last received trusted input or
+//     focus, which js/watch.js records in the judge's world of every
+//     document. So a popup window is active while the agent works in it,
+//     and its opener again once the agent acts there. Headless Chromium
+//     reports no window focus (document.hasFocus is true in every window,
+//     and activating a window fires nothing), so an agent that switches
+//     windows and then only reads cannot be told from one that stayed; it
+//     is the one case this rule gets wrong.
+//  3. If no page is visible, the same order over every open page. Ties go
+//     to the page the judge saw open last.
 //
-// Pages open at Attach count as older than every page opened later; among
-// themselves they are ordered as the browser attached the judge to them,
-// which says nothing about their age. A task starts from one blank tab, so
-// this matters only to a browser that was busy before Attach.
+// Pages open at Attach count as opened at Attach; among themselves they are
+// ordered as the browser attached the judge to them, which says nothing
+// about their age. A task starts from one blank tab, so this matters only
+// to a browser that was busy before Attach.
 //
 // # Observing
 //
-// Observe reads the active page in an isolated world (Page.createIsolatedWorld)
+// Observe waits for the active page to settle (its document loaded, none of
+// its requests in flight, no request anywhere and no DOM change for
+// Options.Quiet; at most Options.SettleMax), reads it, runs the page's clock
+// Options.Advance ahead with Emulation.setVirtualTimePolicy (the page's
+// timers fire at once; the clock waits for requests in flight), waits for
+// quiet again, and reads the final state. contract.Evaluate grades both
+// readings (contract.Settling). After that the page's clock stands still:
+// Observe is the last thing done to a task's pages.
+//
+// Each reading is done in an isolated world (Page.createIsolatedWorld)
 // that the page's own scripts cannot reach, so a page that overrides
 // querySelectorAll, innerText or visibilityState cannot change what the
-// judge sees. For each selector it keeps the exact match count and the
-// innerText of the first Options.MaxTexts matches, each cut to
-// Options.MaxTextBytes. The screenshot is of the viewport, taken only when
-// the active page is visible (a page behind others renders nothing); its
-// perceptual hash is left to the runner.
+// judge sees. For each query it counts the visible matches, keeps the
+// visible text of the first Options.MaxTexts of them, each cut to
+// Options.MaxTextBytes, and answers over every match and all of its text
+// whether it contains each string a dom_text clause looks for. What is
+// visible is decided by js/query.js, whose header lists the rules
+// (docs/contracts.md, "What the judge sees"). The screenshot is of the
+// viewport, taken only when the active page is visible (a page behind
+// others renders nothing).
 //
 // A dialog still showing when Observe runs is recorded as open and then
 // dismissed, on whichever page it is: a page with a dialog runs no script,
 // so neither its visibility nor its DOM could be read otherwise. Dismissing
-// is the only change the judge ever makes to a page, and it happens after
-// the task.
+// a dialog and running the page's clock ahead are the only changes the
+// judge ever makes to a page, and both happen after the task.
+//
+// Grade observes, hashes the screenshot (package phash) and evaluates the
+// contract: every verdict is reached on the judge side.
 //
 // The JavaScript lives in js/*.js; each file says what it returns.
 //
 // # Imports
 //
-// The package imports internal/contract (for Observation) and the CDP
-// library. It must not import the agent, the LLM adapters, the MCP client
-// or the tool server: nothing the agent controls may reach the judge.
+// The package imports internal/contract (Observation, Evaluate),
+// internal/phash, internal/cdpconn and the CDP library. It must not import
+// the agent, the LLM adapters, the MCP client, the tool server or the
+// runner: nothing the agent controls may reach the judge
+// (TestJudgeSideImports).
 package judge

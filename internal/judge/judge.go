@@ -80,7 +80,7 @@ func (o Options) withDefaults() Options {
 // setupTimeout bounds the commands that prepare one new session. A page
 // held at start by the judge is released at the latest after this long,
 // even if the browser stops answering the judge.
-const setupTimeout = 10 * time.Second
+const setupTimeout = 30 * time.Second
 
 // Judge watches one browser over its own CDP connection for the length of a
 // task, and observes its final state. Its methods are safe for concurrent

@@ -117,7 +117,7 @@ func TestGate(t *testing.T) {
 			baseline: all,
 			run:      testRun(t),
 			want: []string{
-				`task-03-wikipedia-eiffel-height: failed | failed_postcondition: postconditions[1] (or) | expected innerText of .infobox contains "330 m", saw .infobox: 1 match; longest part found is "33", in match 1: "…Height 312 m (1,024 ft) (original); 330 m (1,083 ft) is given as 33O m…"; expected innerText of .infobox contains "330 metres", saw .infobox: 1 match; longest part found is "33", in match 1: "…33O m…"`,
+				`task-03-wikipedia-eiffel-height: failed | failed_postcondition: postconditions[1] (or) | expected visible text of .infobox contains "330 m", saw .infobox: 1 match; longest part found is "33", in match 1: "…Height 312 m (1,024 ft) (original); 330 m (1,083 ft) is given as 33O m…"; expected visible text of .infobox contains "330 metres", saw .infobox: 1 match; longest part found is "33", in match 1: "…33O m…"`,
 				`task-06-arxiv-2401-13919-abstract: replay_drift | call 3: args digest mismatch: recorded 9b1c…e2, got 51aa…07 (click {"ref":"e14"})`,
 				`task-08-mdn-array-map-return: error | browser: chromium exited during the task: signal: killed`,
 			},

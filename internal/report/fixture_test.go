@@ -114,10 +114,10 @@ func testRun(t testing.TB) *Run {
 		{Path: "postconditions[0]", Kind: contract.KindURL, Passed: true,
 			Expected: `URL matches ^https://en\.wikipedia\.org/wiki/Eiffel_Tower$`, Seen: urls[2]},
 		{Path: "postconditions[1].children[0]", Kind: contract.KindDOMText, Passed: false,
-			Expected: `innerText of .infobox contains "330 m"`,
+			Expected: `visible text of .infobox contains "330 m"`,
 			Seen:     `.infobox: 1 match; longest part found is "33", in match 1: "…Height 312 m (1,024 ft) (original); 330 m (1,083 ft) is given as 33O m…"`},
 		{Path: "postconditions[1].children[1]", Kind: contract.KindDOMText, Passed: false,
-			Expected: `innerText of .infobox contains "330 metres"`,
+			Expected: `visible text of .infobox contains "330 metres"`,
 			Seen:     `.infobox: 1 match; longest part found is "33", in match 1: "…33O m…"`},
 	}
 	failed.Observation.Elements = map[string]contract.Elements{

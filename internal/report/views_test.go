@@ -240,7 +240,7 @@ func TestJUnitParsesBack(t *testing.T) {
 	}{
 		{task: "task-01-example-com-title"},
 		{task: "task-03-wikipedia-eiffel-height", failureType: "failed", inMessage: "failed | failed_postcondition: postconditions[1] (or)",
-			inText: `evidence postconditions[1].children[0] (dom_text): expected innerText of .infobox contains "330 m", saw`},
+			inText: `evidence postconditions[1].children[0] (dom_text): expected visible text of .infobox contains "330 m", saw`},
 		{task: "task-06-arxiv-2401-13919-abstract", failureType: "replay_drift", inMessage: "replay_drift | call 3: args digest mismatch", inText: "reason: call 3"},
 		{task: "task-08-mdn-array-map-return", errorType: "error", inMessage: "error | browser: chromium exited", inText: "reason: browser: chromium exited"},
 	}
@@ -346,7 +346,7 @@ func TestMarkdownFailureSection(t *testing.T) {
 		"| name | result | duration_ms | tool_calls | response_bytes | failed_postcondition |",
 		"| task-03-wikipedia-eiffel-height | failed | 2000 | 4 | 6000 | `postconditions[1] (or)` |",
 		"### task-03-wikipedia-eiffel-height: failed",
-		"  - `postconditions[1].children[0]` (dom_text): expected `innerText of .infobox contains \"330 m\"`, saw ",
+		"  - `postconditions[1].children[0]` (dom_text): expected `visible text of .infobox contains \"330 m\"`, saw ",
 		"### task-06-arxiv-2401-13919-abstract: replay_drift",
 		"- answer (recorded, not evidence): `The tower is 330 m tall.`",
 		"notte (published, WebVoyager30) | 86.2% self-eval, 79.0% LLM-eval | 47 s",

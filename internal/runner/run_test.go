@@ -93,7 +93,8 @@ func TestReferenceRunPasses(t *testing.T) {
 	if obs.URL != "https://example.com/" || obs.Title != "Example Domain" {
 		t.Errorf("observed page %q (%q), want https://example.com/ (Example Domain)", obs.URL, obs.Title)
 	}
-	wantH1 := contract.Elements{Count: 1, Texts: []string{"Example Domain"}}
+	wantH1 := contract.Elements{Count: 1, Texts: []string{"Example Domain"},
+		Contains: map[string]contract.Hit{"Example Domain": {Match: 1, Excerpt: "Example Domain"}}}
 	if got := obs.Elements["h1"]; !reflect.DeepEqual(got, wantH1) {
 		t.Errorf("observed h1 = %+v, want %+v", got, wantH1)
 	}
