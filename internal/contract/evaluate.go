@@ -92,6 +92,9 @@ func Evaluate(p Postconditions, obs Observation, classes Classes) Verdict {
 	earlier.URL, earlier.Title, earlier.Elements = first.URL, first.Title, first.Elements
 	earlier.Screenshot = Screenshot{PHash: first.PHash}
 	earlier.Settling = nil
+	if first.AtMS > 0 {
+		earlier.Network = slices.DeleteFunc(slices.Clone(obs.Network), func(n NetworkEntry) bool { return n.StartMS > first.AtMS })
+	}
 	fv := evaluate(p, earlier, classes)
 	ahead := fmt.Sprintf("%d ms of the page's time later", obs.Settling.AdvancedMS)
 	switch {

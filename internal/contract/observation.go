@@ -69,6 +69,10 @@ type PageState struct {
 	// PHash is the screenshot's perceptual hash, when the contract has a
 	// screenshot_class clause and the page was visible.
 	PHash string `json:"phash,omitempty"`
+	// AtMS is when the reading was taken, in milliseconds since the task
+	// started: requests that started later (while the page's clock ran
+	// ahead) are not part of this state.
+	AtMS int64 `json:"at_ms,omitempty"`
 }
 
 // Elements is what one CSS selector matched on the active page, by the

@@ -90,7 +90,7 @@ func (j *Judge) Observe(ctx context.Context, want Want) (contract.Observation, e
 	if err != nil {
 		return contract.Observation{}, err
 	}
-	settling.First = &contract.PageState{URL: first.URL, Title: first.Title, Elements: first.Elements}
+	settling.First = &contract.PageState{URL: first.URL, Title: first.Title, Elements: first.Elements, AtMS: j.sinceStart()}
 	if len(first.Screenshot.PNG) > 0 {
 		if h, err := phash.FromPNG(first.Screenshot.PNG); err == nil {
 			settling.First.PHash = h.String()
@@ -281,6 +281,15 @@ func (j *Judge) advance(ctx context.Context) (time.Duration, error) {
 		return 0, ctx.Err()
 	}
 	return j.opts.Advance, nil
+}
+
+// sinceStart is the time since Attach in milliseconds, on the judge's
+// clock, as network start times are.
+func (j *Judge) sinceStart() int64 {
+	now := j.opts.Clock()
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return now.Sub(j.rec.start).Milliseconds()
 }
 
 // alive reports an error if the connection to the browser has ended.

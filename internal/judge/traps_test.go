@@ -82,6 +82,13 @@ func TestTextNobodySees(t *testing.T) {
 		"template":           `<template><p>` + msg + `</p></template>`,
 		"zero size box":      `<div style="width:0;height:0;overflow:hidden">` + msg + `</div>`,
 		"scaled to nothing":  `<div style="transform:scale(0.01);transform-origin:0 0">` + msg + `</div>`,
+		"white on white":     `<div style="color:#fff;background:#fff">` + msg + `</div>`,
+		"ink like the page":  `<div style="color:#fefefe">` + msg + `</div>`,
+		"nearly transparent": `<div style="opacity:0.01">` + msg + `</div>`,
+		"filter opacity 0":   `<div style="filter:opacity(0)">` + msg + `</div>`,
+		"clip-path inset":    `<div style="clip-path:inset(50%)">` + msg + `</div>`,
+		"fixed off screen":   `<div style="position:fixed;top:-200px;left:0">` + msg + `</div><div style="height:3000px"></div>`,
+		"text-indent away":   `<h2 style="text-indent:-9999px">` + msg + `</h2>`,
 	}
 	routes := map[string]any{}
 	for name, body := range pages {
@@ -283,6 +290,19 @@ func TestActivePageFollowsTheAgentAcrossWindows(t *testing.T) {
 	obs = observe(t, j)
 	if obs.URL != srv.URL+"/opener" {
 		t.Errorf("after the agent acted in its own window again, active page = %s, want the opener (%s)", obs.URL, obs.Active)
+	}
+}
+
+// TestRequestsWhileTheJudgeWaitsAreNotEvidence: a request the page makes
+// on its own only after the agent stopped (here when its clock is run
+// ahead) did not happen while the agent worked.
+func TestRequestsWhileTheJudgeWaitsAreNotEvidence(t *testing.T) {
+	srv := site(t, map[string]any{
+		"/order": `<h1>Basket</h1><script>setTimeout(() => fetch('/api/order', {method: 'POST'}), 2000)</script>`,
+	})
+	g := gradeOn(t, srv.URL+"/order", "postconditions:\n  - {kind: network, url_pattern: '/api/order$', method: POST, status_in: [404, 405]}\n", nil)
+	if g.v.Passed {
+		t.Errorf("a request that only the page's timer made after the agent stopped passed:\n%s", g.explain())
 	}
 }
 

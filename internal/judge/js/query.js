@@ -27,13 +27,17 @@
 //     (<input type=submit|button|reset>) and the chosen option of a
 //     <select>, never what was typed.
 //   - A text node is seen when its element is rendered (checkVisibility,
-//     with opacity and visibility), its fill colour is not transparent
-//     (unless its background paints the text), and one of its line boxes,
-//     cut by every ancestor box that clips it (overflow hidden or clip,
-//     the clip property; absolute and fixed boxes escape the clipping of
-//     the boxes they are not inside), is at least minTextPx high and 1px
-//     wide and lies where the page can be scrolled to (not at negative
-//     coordinates, not beyond the document's scroll size).
+//     with opacity and visibility, and drawn at least 5% opaque counting
+//     the opacity and filter: opacity() of every ancestor), its fill colour
+//     is neither (nearly) transparent nor (nearly) the colour of the opaque
+//     background behind it (contrast ratio under 1.2; unless its background
+//     paints the text), and one of its line boxes, cut by every ancestor
+//     box that clips it (overflow hidden or clip, the clip property, an
+//     inset() or zero-radius clip-path; absolute and fixed boxes escape the
+//     clipping of the boxes they are not inside, and fixed boxes are cut to
+//     the viewport), is at least minTextPx high and 1px wide and lies where
+//     the page can be scrolled to (not at negative coordinates, not beyond
+//     the document's scroll size).
 //   - A closed <details> shows only its <summary>.
 //   - Nothing inside an editable region (contenteditable, designMode)
 //     counts: text the agent typed is not evidence of the page.
@@ -41,6 +45,10 @@
 //     and either its own box, clipped as above, is at least 2px by 2px, or
 //     it holds seen text or a seen element.
 function (queries, maxTexts, maxChars, minTextPx) {
+  // Below this opacity (or colour alpha) nothing is seen, and text whose
+  // contrast with its background is below minContrast is not read.
+  const minAlpha = 0.05;
+  const minContrast = 1.2;
   const doc = document;
   const view = doc.defaultView;
   const root = doc.scrollingElement || doc.documentElement;
@@ -83,9 +91,30 @@ function (queries, maxTexts, maxChars, minTextPx) {
 
   const editable = (el) => designMode || el.isContentEditable === true;
 
+  // alpha is how opaque an element is drawn: the product of its own and
+  // its ancestors' opacity and filter: opacity().
+  const alphas = new Map();
+  const ownAlpha = (s) => {
+    let a = parseFloat(s.opacity);
+    if (isNaN(a)) a = 1;
+    if (s.filter && s.filter !== 'none') {
+      const re = /opacity\(\s*([\d.]+)(%?)\s*\)/g;
+      for (let m; (m = re.exec(s.filter)); ) a *= m[2] ? parseFloat(m[1]) / 100 : parseFloat(m[1]);
+    }
+    return a;
+  };
+  const alpha = (el) => {
+    let a = alphas.get(el);
+    if (a !== undefined) return a;
+    const p = flatParent(el);
+    a = ownAlpha(style(el)) * (p && p.nodeType === 1 ? alpha(p) : 1);
+    alphas.set(el, a);
+    return a;
+  };
+
   // rendered: the element has a box that is not hidden by display,
-  // visibility, opacity or content-visibility. An element with
-  // display:contents has no box; its children decide.
+  // visibility, opacity (down to minAlpha) or content-visibility. An
+  // element with display:contents has no box; its children decide.
   const rendered = new Map();
   const isRendered = (el) => {
     let r = rendered.get(el);
@@ -99,6 +128,7 @@ function (queries, maxTexts, maxChars, minTextPx) {
         ? el.checkVisibility({ opacityProperty: true, visibilityProperty: true })
         : el.getClientRects().length > 0 && s.visibility === 'visible' && s.opacity !== '0';
     }
+    r = r && alpha(el) >= minAlpha;
     rendered.set(el, r);
     return r;
   };
@@ -127,7 +157,8 @@ function (queries, maxTexts, maxChars, minTextPx) {
     const pos = style(el).position;
     let anc = flatParent(el);
     if (pos === 'fixed') {
-      c = INF;
+      // Fixed to the viewport: never scrolled into view from outside it.
+      c = { l: 0, t: 0, r: view.innerWidth, b: view.innerHeight };
     } else {
       if (pos === 'absolute') {
         while (anc && anc.nodeType === 1 && style(anc).position === 'static') anc = flatParent(anc);
@@ -148,8 +179,10 @@ function (queries, maxTexts, maxChars, minTextPx) {
     const clipsX = s.overflowX === 'hidden' || s.overflowX === 'clip';
     const clipsY = s.overflowY === 'hidden' || s.overflowY === 'clip';
     const clipProp = s.clip && s.clip !== 'auto' && (s.position === 'absolute' || s.position === 'fixed');
-    if ((clipsX || clipsY || clipProp) && s.display !== 'contents') {
+    const clipPath = s.clipPath && s.clipPath !== 'none';
+    if ((clipsX || clipsY || clipProp || clipPath) && s.display !== 'contents') {
       const b = el.getBoundingClientRect();
+      if (clipPath) c = meet(c, clipPathBox(s.clipPath, b));
       if (clipsX) c = meet(c, { l: b.left, t: -Infinity, r: b.right, b: Infinity });
       if (clipsY) c = meet(c, { l: -Infinity, t: b.top, r: Infinity, b: b.bottom });
       if (clipProp) {
@@ -167,6 +200,22 @@ function (queries, maxTexts, maxChars, minTextPx) {
     return c;
   };
 
+  // clipPathBox bounds what a clip-path leaves of box b: an inset() cuts
+  // its sides, a circle() or ellipse() of radius 0 leaves nothing; other
+  // shapes are bounded by the box itself.
+  const clipPathBox = (path, b) => {
+    const len = (v, whole) => (v.endsWith('%') ? (parseFloat(v) / 100) * whole : parseFloat(v) || 0);
+    let m = /^inset\(([^)]*)\)/.exec(path);
+    if (m) {
+      const v = m[1].split(/\s+round\s+/)[0].trim().split(/\s+/);
+      const [t, r, bo, l] = [v[0], v[1] ?? v[0], v[2] ?? v[0], v[3] ?? v[1] ?? v[0]];
+      return { l: b.left + len(l, b.width), t: b.top + len(t, b.height), r: b.right - len(r, b.width), b: b.bottom - len(bo, b.height) };
+    }
+    m = /^(circle|ellipse)\(\s*0(px|%)?[\s)]/.exec(path);
+    if (m) return { l: 0, t: 0, r: 0, b: 0 };
+    return { l: b.left, t: b.top, r: b.right, b: b.bottom };
+  };
+
   // Whether a rectangle, cut by clip, is at least w by h and lies where
   // the page can be scrolled to.
   const shows = (rect, clip, w, h) => {
@@ -176,12 +225,45 @@ function (queries, maxTexts, maxChars, minTextPx) {
     return r > 0 && b > 0 && l < pageW && t < pageH;
   };
 
+  // rgba parses a computed colour as [r, g, b, a], or null for a form it
+  // does not know.
+  const rgba = (color) => {
+    if (!color) return null;
+    if (color === 'transparent') return [0, 0, 0, 0];
+    const m = /^rgba?\(([^)]*)\)$/.exec(color);
+    if (!m) return null;
+    const p = m[1].split(/[\s,\/]+/).filter(Boolean).map(parseFloat);
+    return p.length >= 3 ? [p[0], p[1], p[2], p.length > 3 ? p[3] : 1] : null;
+  };
   const transparent = (color) => {
-    if (!color || color === 'transparent') return true;
-    const m = /rgba?\(([^)]*)\)/.exec(color);
-    if (!m) return false;
-    const parts = m[1].split(/[\s,\/]+/).filter(Boolean);
-    return parts.length === 4 && parseFloat(parts[3]) === 0;
+    const c = rgba(color);
+    return c !== null && c[3] < minAlpha;
+  };
+  // The colour behind an element's text: the first opaque background of it
+  // or an ancestor, or null when an image or a translucent background is
+  // in the way (then the judge does not guess).
+  const backdrop = (el) => {
+    for (let e = el; e && e.nodeType === 1; e = flatParent(e)) {
+      const s = style(e);
+      if (s.backgroundImage && s.backgroundImage !== 'none') return null;
+      const c = rgba(s.backgroundColor);
+      if (c === null) return null;
+      if (c[3] >= 1) return c;
+      if (c[3] > 0) return null;
+    }
+    return [255, 255, 255, 1]; // the canvas
+  };
+  const luminance = (c) => {
+    const lin = (v) => ((v /= 255) <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4));
+    return 0.2126 * lin(c[0]) + 0.7152 * lin(c[1]) + 0.0722 * lin(c[2]);
+  };
+  // Text whose colour is (nearly) its background's: a contrast ratio under
+  // minContrast, by WCAG's formula.
+  const blendsIn = (fill, el) => {
+    const f = rgba(fill), bg = backdrop(el);
+    if (f === null || bg === null || f[3] < 1) return false;
+    const a = luminance(f), b = luminance(bg);
+    return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05) < minContrast;
   };
   const paintsText = (el) => {
     for (let e = el; e && e.nodeType === 1; e = flatParent(e)) {
@@ -196,7 +278,7 @@ function (queries, maxTexts, maxChars, minTextPx) {
     if (r === undefined) {
       const s = style(el);
       const fill = s.webkitTextFillColor || s.color;
-      r = transparent(fill) && !paintsText(el);
+      r = (transparent(fill) || blendsIn(fill, el)) && !paintsText(el);
       inkless.set(el, r);
     }
     return r;
@@ -263,7 +345,7 @@ function (queries, maxTexts, maxChars, minTextPx) {
       const s = style(node);
       // Nothing below display:none, opacity:0 or an editable region is
       // seen; below visibility:hidden a child may be visible again.
-      if (s.display === 'none' || s.opacity === '0' || editable(node)) return;
+      if (s.display === 'none' || ownAlpha(s) < minAlpha || editable(node)) return;
       if (node.localName === 'br') {
         out.text.push('\n');
         return;
