@@ -15,7 +15,7 @@ const maxSeen = 300
 // FoldSpace replaces every run of white space with one ASCII space and
 // trims both ends. White space is what unicode.IsSpace says, which covers
 // the no-break space U+00A0 that pages put between a number and its unit
-// ("330&nbsp;m") and the newlines innerText inserts between blocks.
+// ("330&nbsp;m") and the line breaks between blocks of page text.
 func FoldSpace(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))

@@ -41,10 +41,10 @@ const (
 
 // Options tunes a Judge. The zero value gives the defaults.
 type Options struct {
-	// MaxTexts is how many innerTexts Observe keeps per selector; Count
+	// MaxTexts is how many visible texts Observe keeps per selector; Count
 	// is exact regardless.
 	MaxTexts int
-	// MaxTextBytes is how many bytes of each innerText Observe keeps, cut
+	// MaxTextBytes is how many bytes of each visible text Observe keeps, cut
 	// at a UTF-8 character boundary.
 	MaxTextBytes int
 	// Clock gives the time for the task start, tool-call marks and
