@@ -361,7 +361,7 @@ func (e *evaluator) network(c *Network) check {
 	var beforeAgent int
 	for _, n := range e.obs.Network {
 		matchesURL := re.MatchString(n.URL)
-		if n.BeforeFirstToolCall {
+		if n.BeforeFirstToolCall || n.Speculative {
 			if matchesURL {
 				beforeAgent++
 			}
@@ -401,7 +401,7 @@ func (e *evaluator) network(c *Network) check {
 			seen += fmt.Sprintf("; %s before the last tool call did", requests(earlier))
 		}
 		if beforeAgent > 0 {
-			seen += fmt.Sprintf("; %s before the agent's first tool call did, which never count", requests(beforeAgent))
+			seen += fmt.Sprintf("; %s made before the agent's first tool call or fetched ahead by the browser did, which never count", requests(beforeAgent))
 		}
 		return fail(expected, seen)
 	}

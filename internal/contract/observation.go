@@ -134,6 +134,11 @@ type NetworkEntry struct {
 	// start page's own load, say. Such a request is never evidence of the
 	// agent's work, in any network window.
 	BeforeFirstToolCall bool `json:"before_first_tool_call,omitempty"`
+	// Speculative reports a request the browser made ahead of need, in
+	// case a page would be visited (a prefetch, or a page prerendered that
+	// the agent never went to). It is not evidence that anything was
+	// visited or sent.
+	Speculative bool `json:"speculative,omitempty"`
 }
 
 // Dialog is one JavaScript dialog.

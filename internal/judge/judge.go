@@ -245,12 +245,37 @@ func (j *Judge) awaitPage(ctx context.Context, id target.ID) error {
 		}
 		select {
 		case <-changed:
+		case <-time.After(recheckTargets):
+			// A page that was closing when the judge listed the targets
+			// may be gone without a word to the judge: ask again.
+			if !j.targetExists(ctx, id) {
+				return nil
+			}
 		case <-ctx.Done():
 			return fmt.Errorf("waiting to attach: %w", ctx.Err())
 		case <-j.conn.Done():
 			return j.conn.Lost()
 		}
 	}
+}
+
+// recheckTargets is how long Attach waits for a page before it asks the
+// browser whether the page still exists.
+const recheckTargets = 500 * time.Millisecond
+
+// targetExists reports whether the browser still lists the target; true
+// when it cannot tell.
+func (j *Judge) targetExists(ctx context.Context, id target.ID) bool {
+	targets, err := cdpconn.Send(ctx, j.conn, "", target.GetTargets, target.GetTargetsParams{})
+	if err != nil {
+		return true
+	}
+	for _, info := range targets.TargetInfos {
+		if info.TargetID == id {
+			return true
+		}
+	}
+	return false
 }
 
 // MarkToolCall records that a tool call of the agent starts now. Requests
@@ -332,6 +357,9 @@ func (j *Judge) handle(session target.SessionID, msg *cdproto.Message) {
 		// plain page.
 		if ev, ok := cdpconn.Decode[target.EventTargetInfoChanged](msg); ok && ev.TargetInfo != nil {
 			if p := j.pages[ev.TargetInfo.TargetID]; p != nil {
+				if p.subtype == "prerender" && ev.TargetInfo.Subtype == "" {
+					j.rec.activated[p.id] = true
+				}
 				p.subtype = ev.TargetInfo.Subtype
 			}
 		}

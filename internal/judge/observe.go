@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
 	"contractbench/internal/cdpconn"
@@ -189,7 +190,10 @@ func (j *Judge) capture(ctx context.Context, want Want, shot bool) (contract.Obs
 		obs.Screenshot.PNG = shot.Data
 	}
 	j.mu.Lock()
-	obs.Network = j.rec.network()
+	obs.Network = j.rec.network(func(id target.ID) bool {
+		p := j.pages[id]
+		return p == nil || p.subtype != "prerender"
+	})
 	obs.Dialogs = j.rec.dialogList()
 	j.mu.Unlock()
 	return obs, nil

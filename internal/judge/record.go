@@ -3,6 +3,7 @@ package judge
 import (
 	"cmp"
 	"slices"
+	"strings"
 	"time"
 
 	"contractbench/internal/contract"
@@ -38,6 +39,11 @@ type recorder struct {
 	// id, and each hop is its own entry.
 	current map[network.RequestID]*request
 
+	// activated holds the pages that Chromium prerendered and the agent
+	// then went to: their requests, speculative when made, are the
+	// agent's page's own.
+	activated map[target.ID]bool
+
 	dialogs []*dialog
 	// openDialog maps a session to its dialog that is showing; a page
 	// shows at most one at a time.
@@ -52,6 +58,27 @@ type request struct {
 	// page is the page target whose session (or frame or worker session)
 	// reported the request; empty in tests of the recorder alone.
 	page target.ID
+	// ahead reports a request the browser made ahead of need, in case a
+	// page is visited: a prefetch (resource type Prefetch, or a
+	// Sec-Purpose header that says prefetch) or a prerender.
+	ahead bool
+}
+
+// fetchedAhead reports whether a request is a speculative one: Chromium
+// marks them with the Prefetch resource type or the Sec-Purpose header
+// ("prefetch", "prefetch;prerender").
+func fetchedAhead(ev *network.EventRequestWillBeSent) bool {
+	if ev.Type == network.ResourceTypePrefetch {
+		return true
+	}
+	for k, v := range ev.Request.Headers {
+		if strings.EqualFold(k, "Sec-Purpose") || strings.EqualFold(k, "Purpose") {
+			if s, ok := v.(string); ok && strings.Contains(strings.ToLower(s), "prefetch") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // lasting lists the resource types whose requests stay open for as long
@@ -76,6 +103,7 @@ func newRecorder(start time.Time) *recorder {
 		start:      start,
 		current:    make(map[network.RequestID]*request),
 		inflight:   make(map[network.RequestID]*request),
+		activated:  make(map[target.ID]bool),
 		openDialog: make(map[target.SessionID]*dialog),
 	}
 }
@@ -127,9 +155,10 @@ func (r *recorder) requestWillBeSent(now time.Time, page target.ID, ev *network.
 			ResourceType: string(ev.Type),
 			StartMS:      now.Sub(r.start).Milliseconds(),
 		},
-		at:   now,
-		sent: ev.Timestamp,
-		page: page,
+		at:    now,
+		sent:  ev.Timestamp,
+		page:  page,
+		ahead: fetchedAhead(ev),
 	}
 	r.requests = append(r.requests, req)
 	r.current[ev.RequestID] = req
@@ -196,12 +225,18 @@ func (r *recorder) sessionGone(session target.SessionID) {
 
 // network returns the log sorted by start time; entries that started in the
 // same millisecond keep the order in which they arrived.
-func (r *recorder) network() []contract.NetworkEntry {
+//
+// visited says whether the agent went to a page: false for a page Chromium
+// prerendered that was never activated. Its requests, and speculative ones
+// of a page not visited, are marked Speculative. nil means every page.
+func (r *recorder) network(visited func(target.ID) bool) []contract.NetworkEntry {
 	out := make([]contract.NetworkEntry, len(r.requests))
 	for i, req := range r.requests {
 		out[i] = req.entry
 		out[i].AfterLastToolCall = r.marked && !req.at.Before(r.lastMark)
 		out[i].BeforeFirstToolCall = !r.marked || req.at.Before(r.firstMark)
+		went := visited == nil || visited(req.page)
+		out[i].Speculative = !went || (req.ahead && !r.activated[req.page])
 	}
 	slices.SortStableFunc(out, func(a, b contract.NetworkEntry) int {
 		return cmp.Compare(a.StartMS, b.StartMS)

@@ -125,7 +125,7 @@ func TestRecorderNetwork(t *testing.T) {
 			for _, s := range tc.steps {
 				s(r)
 			}
-			if got := r.network(); !reflect.DeepEqual(got, tc.want) {
+			if got := r.network(nil); !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("network log:\n got %+v\nwant %+v", got, tc.want)
 			}
 		})

@@ -306,6 +306,27 @@ func TestRequestsWhileTheJudgeWaitsAreNotEvidence(t *testing.T) {
 	}
 }
 
+// TestPrefetchesAreNotVisits: what the browser fetches ahead of need, in
+// case the agent goes there, is not a visit.
+func TestPrefetchesAreNotVisits(t *testing.T) {
+	srv := site(t, map[string]any{
+		"/start":           `<h1>Shop</h1><link rel="prefetch" href="/checkout/done"><script type="speculationrules">{"prefetch": [{"source": "list", "urls": ["/order/confirmed"]}], "prerender": [{"source": "list", "urls": ["/order/receipt"]}]}</script>`,
+		"/checkout/done":   `<h1>Done</h1>`,
+		"/order/confirmed": `<h1>Confirmed</h1>`,
+		"/order/receipt":   `<h1>Receipt</h1>`,
+	})
+	for _, path := range []string{"/checkout/done", "/order/confirmed", "/order/receipt"} {
+		t.Run(path, func(t *testing.T) {
+			g := gradeOn(t, srv.URL+"/start", fmt.Sprintf("postconditions:\n  - {kind: network, url_pattern: '%s$', status_in: [200]}\n", path), func(context.Context) {
+				time.Sleep(time.Second) // time for the browser to fetch ahead
+			})
+			if g.v.Passed {
+				t.Errorf("a request the browser made ahead of need passed a network clause:\n%s", g.explain())
+			}
+		})
+	}
+}
+
 // TestStartPageRequestsAreNotTheAgents: what the start page fetches while
 // it loads, before the agent acts, is not evidence of the agent's work.
 func TestStartPageRequestsAreNotTheAgents(t *testing.T) {
