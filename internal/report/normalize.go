@@ -3,8 +3,9 @@ package report
 import "time"
 
 // Normalize zeroes everything in r that depends on the clock: the start
-// time, every duration, and the start time of every observed network
-// request. Two runs of the same tree in replay mode must then encode to the
+// time, every duration, the start time of every observed network request,
+// and how long the judge waited for the page to settle and when it read
+// it. Two runs of the same tree in replay mode must then encode to the
 // same JSON bytes; any difference left is a reproducibility bug. Medians of
 // duration in the derived summary become 0 as well.
 func Normalize(r *Run) {
@@ -16,9 +17,15 @@ func Normalize(r *Run) {
 		for j := range res.Calls {
 			res.Calls[j].DurationMS = 0
 		}
-		if res.Observation != nil {
-			for j := range res.Observation.Network {
-				res.Observation.Network[j].StartMS = 0
+		if obs := res.Observation; obs != nil {
+			for j := range obs.Network {
+				obs.Network[j].StartMS = 0
+			}
+			if obs.Settling != nil {
+				obs.Settling.WaitedMS = 0
+				if obs.Settling.First != nil {
+					obs.Settling.First.AtMS = 0
+				}
 			}
 		}
 	}
