@@ -22,6 +22,7 @@ func commands() []command {
 		runCommand,
 		recordCommand,
 		compareCommand,
+		mergeCommand,
 		judgeCommand,
 		validateCommand,
 		webCommand,

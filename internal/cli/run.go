@@ -73,6 +73,8 @@ func runRun(st *State, args []string) error {
 	gate := fs.Bool("gate", false, "fail unless every task of baseline.json passed")
 	fs.StringVar(&f.browserURL, "browser-url", "", "use this running browser instead of launching one (-j 1)")
 	fs.StringVar(&f.transcripts, "transcripts", "", "folder of transcripts to replay (default <suite>/transcripts/<server>)")
+	shard := fs.String("shard", "", "run only part I of N of the selected task attempts (I/N); merge the parts' reports with merge")
+	resume := fs.String("resume", "", "report JSON of an earlier run of the same selection: run only the attempts it lacks or that ended in a harness error, keep the rest")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -85,6 +87,18 @@ func runRun(st *State, args []string) error {
 	cfg, err := newRunConfig(st, f.options())
 	if err != nil {
 		return err
+	}
+	if *shard != "" {
+		s, err := report.ParseShard(*shard)
+		if err != nil {
+			return usagef("run: --shard: %v", err)
+		}
+		cfg.Settings.Shard = &s
+	}
+	if *resume != "" {
+		if cfg.Keep, err = resumable(st, *resume, cfg); err != nil {
+			return err
+		}
 	}
 	// Load the baseline before running, so a broken one fails fast.
 	var baseline *report.Baseline

@@ -83,6 +83,9 @@ type Settings struct {
 	// Tasks is the selection, in run order. With Results it tells which
 	// tasks an incomplete run never reached.
 	Tasks []string `json:"tasks"`
+	// Shard, when set, says the run was one part of the selection (see
+	// Attempts); merging the parts' reports gives the whole.
+	Shard *Shard `json:"shard,omitempty"`
 }
 
 // Caps are the budget caps of the run, as applied to every task.

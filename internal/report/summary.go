@@ -107,31 +107,6 @@ func median(xs []float64) float64 {
 	return (xs[m-1] + xs[m]) / 2
 }
 
-// attempt names one attempt at one task.
-type attempt struct {
-	Task    string
-	Attempt int
-}
-
-// notRun returns the attempts the settings selected that have no result, in
-// task order and then attempt order.
-func notRun(r *Run) []attempt {
-	ran := map[attempt]bool{}
-	for _, res := range r.Results {
-		ran[attempt{res.Task, res.Attempt}] = true
-	}
-	repeat := max(r.Settings.Repeat, 1)
-	var out []attempt
-	for _, task := range r.Settings.Tasks {
-		for a := 1; a <= repeat; a++ {
-			if !ran[attempt{task, a}] {
-				out = append(out, attempt{task, a})
-			}
-		}
-	}
-	return out
-}
-
 // repeated reports whether some task of r has more than one attempt, in
 // which case views name each result by task and attempt.
 func repeated(r *Run) bool {

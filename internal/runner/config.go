@@ -77,6 +77,10 @@ type Config struct {
 
 	Parallel int
 	Repeat   int
+	// Keep holds results of an earlier run of the same selection that
+	// this run resumes: those attempts are not run again, and the report
+	// holds them as they were.
+	Keep []report.TaskResult
 
 	// Transcripts, when set, records each task's tool calls: it returns the
 	// header of the transcript to start for a task.

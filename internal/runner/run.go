@@ -9,8 +9,9 @@ import (
 	"contractbench/internal/suite"
 )
 
-// Run runs every selected task cfg.Repeat times, cfg.Parallel at a time,
-// and returns the run's report. When ctx is cancelled (Ctrl-C) the tasks in
+// Run runs every selected task cfg.Repeat times (of those, only cfg.Shard's
+// part, and none that cfg.Keep already holds), cfg.Parallel at a time, and
+// returns the run's report, with cfg.Keep's results in their places. When ctx is cancelled (Ctrl-C) the tasks in
 // flight are stopped, tasks not started are skipped, and the report is
 // marked incomplete; Run still returns it so it can be written.
 func Run(ctx context.Context, cfg *Config) (*report.Run, error) {
@@ -29,13 +30,27 @@ func Run(ctx context.Context, cfg *Config) (*report.Run, error) {
 		attempt int
 		slot    int
 	}
-	var jobs []job
+	byID := make(map[string]*suite.Task, len(cfg.Tasks))
+	settings := cfg.Settings
+	settings.Tasks, settings.Repeat = nil, repeat
 	for _, t := range cfg.Tasks {
-		for a := 1; a <= repeat; a++ {
-			jobs = append(jobs, job{t, a, len(jobs)})
-		}
+		byID[t.ID] = t
+		settings.Tasks = append(settings.Tasks, t.ID)
 	}
-	results := make([]*report.TaskResult, len(jobs))
+	kept := make(map[report.Attempt]report.TaskResult, len(cfg.Keep))
+	for _, res := range cfg.Keep {
+		kept[report.Attempt{Task: res.Task, Attempt: res.Attempt}] = res
+	}
+	var jobs []job
+	results := make([]*report.TaskResult, 0)
+	for _, a := range report.Attempts(settings) {
+		if res, ok := kept[a]; ok {
+			results = append(results, &res)
+			continue
+		}
+		jobs = append(jobs, job{byID[a.Task], a.Attempt, len(results)})
+		results = append(results, nil)
+	}
 	queue := make(chan job)
 	var wg sync.WaitGroup
 	for range parallel {
@@ -74,7 +89,7 @@ feed:
 			run.Results = append(run.Results, *r)
 		}
 	}
-	run.Incomplete = ctx.Err() != nil || len(run.Results) < len(jobs)
+	run.Incomplete = ctx.Err() != nil || len(run.Results) < len(results)
 	run.DurationMS = cfg.now().Sub(run.Started).Milliseconds()
 	return run, nil
 }

@@ -1,0 +1,104 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"reflect"
+
+	"contractbench/internal/report"
+	"contractbench/internal/runner"
+)
+
+var mergeCommand = command{
+	name:    "merge",
+	summary: "combine the reports of shards or partial runs into one",
+	run:     runMerge,
+}
+
+const mergeHelp = `
+Combines the JSON reports of parts of one selection (the shards of
+run --shard I/N, possibly on several machines, or a run and the runs that
+resumed it) into the report of the whole: Markdown, JSON and junit.xml in
+the folder -o names, with the score, repeats and Wilson interval computed
+over every result. Screenshots are not carried over.
+
+It refuses reports whose provenance differs (git sha, suite, agent, model,
+server, web, caps, repeat, task selection) and says which field, and an
+attempt that two reports both hold. A selection with attempts no report
+holds gives an incomplete report.
+`
+
+func runMerge(st *State, args []string) error {
+	fs := newFlags(st, "contractbench merge -o DIR REPORT.json...", mergeHelp)
+	out := fs.String("o", "", "folder for the merged report (required)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if *out == "" || fs.NArg() == 0 {
+		return usagef("merge: -o and at least one report are required")
+	}
+	var runs []*report.Run
+	for _, path := range fs.Args() {
+		r, err := loadReport(path)
+		if err != nil {
+			return err
+		}
+		runs = append(runs, r)
+	}
+	merged, err := report.Merge(runs)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	paths, err := report.WriteFiles(*out, mergedName(merged), merged)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(st.Stdout, "merged %d reports: %s, %s, %s\n", len(runs), paths.Markdown, paths.JSON, paths.JUnit)
+	return nil
+}
+
+// mergedName is the base name of a merged report.
+func mergedName(r *report.Run) string {
+	name := r.GitSHA
+	if name == "" {
+		name = "report"
+	}
+	return name + "-merged"
+}
+
+// loadReport reads a report JSON, naming the file in any error.
+func loadReport(path string) (*report.Run, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	defer f.Close()
+	r, err := report.ReadJSON(f)
+	if err != nil {
+		return nil, usagef("%s: %v", path, err)
+	}
+	return r, nil
+}
+
+// resumable reads the report a run resumes and returns the results to keep:
+// the finished attempts of the same question.
+func resumable(st *State, path string, cfg *runner.Config) ([]report.TaskResult, error) {
+	prior, err := loadReport(path)
+	if err != nil {
+		return nil, err
+	}
+	now := &report.Run{GitSHA: gitSHA(st, cfg.Suite.Dir), Settings: cfg.Settings}
+	if err := report.SameQuestion(prior, now); err != nil {
+		return nil, usagef("--resume %s: not the same run: %v", path, err)
+	}
+	if !reflect.DeepEqual(prior.Settings.Shard, now.Settings.Shard) {
+		return nil, usagef("--resume %s: it is shard %v, this run is %v", path, prior.Settings.Shard, now.Settings.Shard)
+	}
+	var keep []report.TaskResult
+	for _, res := range prior.Results {
+		if report.Finished(res) {
+			keep = append(keep, res)
+		}
+	}
+	return keep, nil
+}
