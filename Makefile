@@ -8,7 +8,7 @@ SUITE   := benchmarks/webvoyager
 .PHONY: test bench bench-speed bench-judge peers peers-bench build chromium fmt-check vet
 
 build:
-	$(GO) build -o $(BIN) ./cmd/contractbench
+	$(GO) build -ldflags "-X contractbench/internal/cli.stamped=$$(sh scripts/version.sh)" -o $(BIN) ./cmd/contractbench
 
 chromium:
 	@sh scripts/ensure-chromium.sh

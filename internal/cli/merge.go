@@ -87,7 +87,7 @@ func resumable(st *State, path string, cfg *runner.Config) ([]report.TaskResult,
 	if err != nil {
 		return nil, err
 	}
-	now := &report.Run{GitSHA: gitSHA(st, cfg.Suite.Dir), Settings: cfg.Settings}
+	now := &report.Run{GitSHA: gitSHA(st, cfg.Suite.Dir), Settings: cfg.Settings, Provenance: cfg.Provenance}
 	if err := report.SameQuestion(prior, now); err != nil {
 		return nil, usagef("--resume %s: not the same run: %v", path, err)
 	}

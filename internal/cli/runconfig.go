@@ -2,6 +2,8 @@ package cli
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -117,6 +119,13 @@ func newRunConfig(st *State, o runOptions) (*runner.Config, error) {
 	if err != nil {
 		return nil, err
 	}
+	if cfg.Inputs, err = taskInputs(s, tasks, o); err != nil {
+		return nil, err
+	}
+	cfg.Provenance.Contractbench = Version()
+	if pkg := profile.Package(); pkg != nil {
+		cfg.Provenance.ServerPackage = pkg.Name + "@" + pkg.Version
+	}
 	switch web {
 	case runner.WebReplay:
 		if cfg.Archive, err = webreplay.Open(s.WebDir()); err != nil {
@@ -161,13 +170,9 @@ func providerFunc(st *State, s *suite.Suite, tasks []*suite.Task, o runOptions, 
 	}
 	switch name {
 	case llm.NameReplay:
-		dir := o.transcripts
 		records := map[string]*transcript.Transcript{}
 		for _, t := range tasks {
-			path := s.TranscriptFile(o.server, t.ID)
-			if dir != "" {
-				path = filepath.Join(dir, t.ID+".jsonl")
-			}
+			path := transcriptPath(s, o, t.ID)
 			tr, err := transcript.ReadFile(path)
 			if err != nil {
 				if errors.Is(err, fs.ErrNotExist) {
@@ -234,6 +239,45 @@ func checkPriced(prices *llm.Prices, p llm.Provider) error {
 		return usagef("%s: %v (pass --price %s=IN,OUT[,CACHE_READ,CACHE_WRITE])", p.Name(), err, p.Model())
 	}
 	return nil
+}
+
+// transcriptPath is the transcript a replay of task id plays.
+func transcriptPath(s *suite.Suite, o runOptions, id string) string {
+	if o.transcripts != "" {
+		return filepath.Join(o.transcripts, id+".jsonl")
+	}
+	return s.TranscriptFile(o.server, id)
+}
+
+// taskInputs digests what each task is loaded from, for its results'
+// provenance: the spec, the contract and, for a replay, the transcript.
+func taskInputs(s *suite.Suite, tasks []*suite.Task, o runOptions) (map[string]report.TaskProvenance, error) {
+	out := make(map[string]report.TaskProvenance, len(tasks))
+	for _, t := range tasks {
+		spec, err := t.Canonical()
+		if err != nil {
+			return nil, fmt.Errorf("task %s: %w", t.ID, err)
+		}
+		pc, err := t.Postconditions.MarshalJSON()
+		if err != nil {
+			return nil, fmt.Errorf("task %s: contract: %w", t.ID, err)
+		}
+		p := report.TaskProvenance{Spec: sha256Of(spec), Contract: sha256Of(pc)}
+		if name, _ := llm.ResolveName(o.agent); name == llm.NameReplay {
+			data, err := os.ReadFile(transcriptPath(s, o, t.ID))
+			if err != nil {
+				return nil, asUsage(err)
+			}
+			p.Transcript = sha256Of(data)
+		}
+		out[t.ID] = p
+	}
+	return out, nil
+}
+
+func sha256Of(data []byte) string {
+	sum := sha256.Sum256(data)
+	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
 // taskDigest is the digest a transcript of t carries.

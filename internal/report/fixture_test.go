@@ -2,6 +2,8 @@ package report
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
@@ -103,13 +105,20 @@ func testRun(t testing.TB) *Run {
 		"https://en.wikipedia.org/wiki/Speed_of_light",
 		"https://tc39.es/ecma262/",
 	}
+	r.Provenance = Provenance{Contractbench: "v0.0.0-20251121111900-4f2a9c1e8b7d"}
 	for i, task := range webvoyagerTasks {
 		r.Results = append(r.Results, passedResult(task, 1, i, urls[i]))
+		digest := func(what string) string {
+			return fmt.Sprintf("sha256:%x", sha256.Sum256([]byte(what+task)))
+		}
+		r.Results[i].Provenance = &TaskProvenance{Spec: digest("spec"), Contract: digest("contract"), Transcript: digest("transcript"),
+			Fixtures: digest("fixtures"), Chromium: "Chrome/156.0.8078.79"}
 	}
 
 	failed := &r.Results[2]
 	failed.Outcome = OutcomeFailed
 	failed.FailedPostcondition = "postconditions[1] (or)"
+	failed.FailedPath, failed.FailedKind = "postconditions[1]", contract.KindOr
 	failed.Evidence = []contract.Evidence{
 		{Path: "postconditions[0]", Kind: contract.KindURL, Passed: true,
 			Expected: `URL matches ^https://en\.wikipedia\.org/wiki/Eiffel_Tower$`, Seen: urls[2]},

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -59,6 +60,7 @@ func WriteMarkdown(w io.Writer, r *Run) error {
 	writeMedians(p, s)
 	writeFailures(p, r, rep)
 	writeComparison(p, r, s)
+	writeProvenance(p, r, rep)
 	if p.err != nil {
 		return fmt.Errorf("report markdown: %w", p.err)
 	}
@@ -71,6 +73,10 @@ func writeHeader(p *printer, r *Run, s Summary) {
 	p.printf("- started: %s, took %s\n", r.Started.Format(time.RFC3339), seconds(float64(r.DurationMS)))
 	p.printf("- agent: %s, server: %s, web: %s, model: %s\n",
 		code(orNone(set.Agent)), code(orNone(set.Server)), code(orNone(set.Web)), code(orNone(set.Model)))
+	if set.Shard != nil {
+		p.printf("- shard: %s of the selection\n", set.Shard)
+	}
+	writeProvenanceLine(p, r)
 	p.printf("- caps per task: %d tokens per turn, %d tool iterations, $%.2f\n",
 		set.Caps.MaxTokensPerTurn, set.Caps.MaxToolIterations, set.Caps.MaxUSD)
 	p.printf("- total tasks: %d, attempts per task: %d, results: %d\n", s.Tasks, max(set.Repeat, 1), s.Total)
@@ -270,3 +276,52 @@ func number(f float64) string {
 }
 
 func seconds(ms float64) string { return strconv.FormatFloat(ms/1000, 'f', 1, 64) + " s" }
+
+// writeProvenanceLine says which versions produced the run.
+func writeProvenanceLine(p *printer, r *Run) {
+	pv := r.Provenance
+	var chromium []string
+	for _, res := range r.Results {
+		if c := res.Provenance; c != nil && c.Chromium != "" && !slices.Contains(chromium, c.Chromium) {
+			chromium = append(chromium, c.Chromium)
+		}
+	}
+	p.printf("- contractbench: %s", code(orNone(pv.Contractbench)))
+	if pv.ServerPackage != "" {
+		p.printf(", server package: %s", code(pv.ServerPackage))
+	}
+	if len(chromium) > 0 {
+		p.printf(", browser: %s", code(strings.Join(chromium, ", ")))
+	}
+	p.printf("\n")
+}
+
+// writeProvenance lists, per result, the digests of what produced it.
+func writeProvenance(p *printer, r *Run, rep bool) {
+	has := false
+	for _, res := range r.Results {
+		has = has || res.Provenance != nil
+	}
+	if !has {
+		return
+	}
+	p.printf("\n## Provenance\n\n")
+	p.printf("SHA-256 digests (first 12 hex digits) of what each result was produced from.\n\n")
+	p.printf("| name | spec | contract | transcript | fixture pages served |\n")
+	p.printf("| --- | --- | --- | --- | --- |\n")
+	short := func(d string) string {
+		d = strings.TrimPrefix(d, "sha256:")
+		if d == "" {
+			return ""
+		}
+		return code(d[:min(12, len(d))])
+	}
+	for i := range r.Results {
+		res := &r.Results[i]
+		pv := res.Provenance
+		if pv == nil {
+			pv = &TaskProvenance{}
+		}
+		p.printf("| %s | %s | %s | %s | %s |\n", escape(resultName(res, rep)), short(pv.Spec), short(pv.Contract), short(pv.Transcript), short(pv.Fixtures))
+	}
+}

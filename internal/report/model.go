@@ -58,6 +58,9 @@ type Run struct {
 
 	Settings Settings `json:"settings"`
 
+	// Provenance says what produced the run, beyond its settings.
+	Provenance Provenance `json:"provenance"`
+
 	// Incomplete reports that the run stopped before every selected task
 	// and attempt ran (it was interrupted). Every view says so, so a
 	// partial score is never mistaken for a full one.
@@ -134,6 +137,9 @@ type TaskResult struct {
 	// the report as a file (Screenshot.File), never inline.
 	Observation *contract.Observation `json:"observation,omitempty"`
 
+	// Provenance holds the digests of what produced this result.
+	Provenance *TaskProvenance `json:"provenance,omitempty"`
+
 	// Answer is the agent's final answer. It is recorded for readers and
 	// is never evidence: the judge looks only at the browser.
 	Answer string `json:"answer,omitempty"`
@@ -184,4 +190,32 @@ func (r *TaskResult) SetVerdict(v contract.Verdict) {
 	if !v.Passed {
 		r.FailedPostcondition, r.FailedPath, r.FailedKind = v.FailedClause(), v.FailedPath, v.FailedKind
 	}
+}
+
+// Provenance is what produced a run: the versions of the parts that can
+// change a result although the suite did not.
+type Provenance struct {
+	// Contractbench is this program's version (cli.Version).
+	Contractbench string `json:"contractbench"`
+	// ServerPackage is the npm package and version of a peer MCP server,
+	// "" for the built-in one (whose version is Contractbench's).
+	ServerPackage string `json:"server_package,omitempty"`
+}
+
+// TaskProvenance is what one result was produced from, as digests: change
+// any input and its digest changes.
+type TaskProvenance struct {
+	// Spec is the SHA-256 of the task's canonical spec (every field), and
+	// Contract of its postconditions' canonical JSON.
+	Spec     string `json:"spec"`
+	Contract string `json:"contract"`
+	// Transcript is the SHA-256 of the transcript file a replay agent
+	// played; "" for other agents.
+	Transcript string `json:"transcript,omitempty"`
+	// Fixtures digests every fixture page the replay web served during
+	// the task (webreplay.Replayer.ServedDigest); "" with the live web.
+	Fixtures string `json:"fixtures,omitempty"`
+	// Chromium is the browser's product and version, from its DevTools
+	// endpoint.
+	Chromium string `json:"chromium,omitempty"`
 }

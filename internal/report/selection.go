@@ -103,9 +103,33 @@ func SameQuestion(a, b *Run) error {
 		{"settings.caps", fmt.Sprint(a.Settings.Caps), fmt.Sprint(b.Settings.Caps)},
 		{"settings.repeat", strconv.Itoa(max(a.Settings.Repeat, 1)), strconv.Itoa(max(b.Settings.Repeat, 1))},
 		{"settings.tasks", strings.Join(a.Settings.Tasks, ","), strings.Join(b.Settings.Tasks, ",")},
+		{"provenance.contractbench", a.Provenance.Contractbench, b.Provenance.Contractbench},
+		{"provenance.server_package", a.Provenance.ServerPackage, b.Provenance.ServerPackage},
 	} {
 		if f.x != f.y {
 			return fmt.Errorf("%s differs: %q against %q", f.name, f.x, f.y)
+		}
+	}
+	// The same task must have been loaded from the same inputs (a dirty
+	// tree can change them under one git sha).
+	inputs := map[string]TaskProvenance{}
+	for _, res := range a.Results {
+		if res.Provenance != nil {
+			inputs[res.Task] = *res.Provenance
+		}
+	}
+	for _, res := range b.Results {
+		x, ok := inputs[res.Task]
+		if !ok || res.Provenance == nil {
+			continue
+		}
+		y := *res.Provenance
+		for _, f := range []field{
+			{"spec", x.Spec, y.Spec}, {"contract", x.Contract, y.Contract}, {"transcript", x.Transcript, y.Transcript},
+		} {
+			if f.x != f.y {
+				return fmt.Errorf("%s: provenance.%s differs: %s against %s", res.Task, f.name, f.x, f.y)
+			}
 		}
 	}
 	return nil

@@ -126,6 +126,15 @@ func TestMergeRefuses(t *testing.T) {
 		{"another model", func(p []*Run) { p[1].Settings.Model = "claude-x" }, "settings.model differs"},
 		{"another agent", func(p []*Run) { p[1].Settings.Agent = "openai" }, "settings.agent differs"},
 		{"another selection", func(p []*Run) { p[1].Settings.Tasks = p[1].Settings.Tasks[:2] }, "settings.tasks differs"},
+		{"another server version", func(p []*Run) { p[1].Provenance.ServerPackage = "@playwright/mcp@0.0.84" }, "provenance.server_package differs"},
+		{"another task spec", func(p []*Run) {
+			for i := range p[1].Results {
+				p[1].Results[i].Provenance = &TaskProvenance{Spec: "sha256:2"}
+			}
+			for i := range p[0].Results {
+				p[0].Results[i].Provenance = &TaskProvenance{Spec: "sha256:1"}
+			}
+		}, "provenance.spec differs"},
 		{"an attempt twice", func(p []*Run) { p[1].Results = append(p[1].Results, p[0].Results[0]) }, "t1 attempt 1 is in report 1 and report 2"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

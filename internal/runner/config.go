@@ -43,8 +43,9 @@ type Config struct {
 	Suite *suite.Suite
 	Tasks []*suite.Task
 
-	// Settings are copied into the report.
-	Settings report.Settings
+	// Settings and Provenance are copied into the report.
+	Settings   report.Settings
+	Provenance report.Provenance
 
 	Provider ProviderFunc
 	Server   ServerFunc
@@ -81,6 +82,10 @@ type Config struct {
 	// this run resumes: those attempts are not run again, and the report
 	// holds them as they were.
 	Keep []report.TaskResult
+	// Inputs holds, per task ID, the digests of what the task was loaded
+	// from; the runner completes them with the fixture pages served and
+	// the browser's version, and stores them in the result.
+	Inputs map[string]report.TaskProvenance
 
 	// Transcripts, when set, records each task's tool calls: it returns the
 	// header of the transcript to start for a task.

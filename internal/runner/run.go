@@ -24,6 +24,7 @@ func Run(ctx context.Context, cfg *Config) (*report.Run, error) {
 		SchemaVersion: report.SchemaVersion,
 		Started:       cfg.now(),
 		Settings:      cfg.Settings,
+		Provenance:    cfg.Provenance,
 	}
 	type job struct {
 		task    *suite.Task

@@ -13,6 +13,7 @@ import (
 
 	"contractbench/internal/agent"
 	"contractbench/internal/browser"
+	"contractbench/internal/cdpconn"
 	"contractbench/internal/contract"
 	"contractbench/internal/judge"
 	"contractbench/internal/llm"
@@ -150,6 +151,7 @@ func (r *taskRun) run(parent context.Context) (*report.TaskResult, *transcript.R
 	res.Observation = obs
 	res.SetVerdict(verdict)
 	res.WebMisses = r.misses()
+	res.Provenance = r.provenance(jctx)
 	decide(res, out, verdict, res.WebMisses)
 	r.taint(res, out)
 	return res, rec
@@ -293,6 +295,19 @@ func (r *taskRun) browserEnded(ctx context.Context, wait time.Duration) error {
 	case <-ctx.Done():
 	}
 	return nil
+}
+
+// provenance is what the result was produced from: the task's inputs, the
+// fixture pages served, and the browser's version.
+func (r *taskRun) provenance(ctx context.Context) *report.TaskProvenance {
+	p := r.cfg.Inputs[r.task.ID]
+	if r.replay != nil {
+		p.Fixtures = r.replay.ServedDigest()
+	}
+	if v, err := cdpconn.FetchVersion(ctx, r.browser.URL()); err == nil {
+		p.Chromium = v.Browser
+	}
+	return &p
 }
 
 // misses lists the replay server's misses, for the reason of a failure.

@@ -1,7 +1,10 @@
 package webreplay
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"maps"
 	"net"
 	"net/http"
 	"slices"
@@ -46,6 +49,43 @@ func (l *missLog) list() []Miss {
 type Replayer struct {
 	archive *Archive
 	misses  missLog
+	served  servedLog
+}
+
+// servedLog collects the digest of every response served, by the request
+// that asked for it; it is safe for concurrent use.
+type servedLog struct {
+	mu     sync.Mutex
+	digest map[string]string
+}
+
+func (l *servedLog) add(request string, body []byte) {
+	sum := sha256.Sum256(body)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.digest == nil {
+		l.digest = make(map[string]string)
+	}
+	l.digest[request] = hex.EncodeToString(sum[:])
+}
+
+// ServedDigest is a SHA-256 over every archived response served so far:
+// each request ("GET https://host/path?query") with the SHA-256 of the
+// body it got, sorted. Two runs that saw the same fixture pages have the
+// same digest; an edit of any page one of them saw changes it. It is ""
+// when nothing was served.
+func (p *Replayer) ServedDigest() string {
+	p.served.mu.Lock()
+	defer p.served.mu.Unlock()
+	if len(p.served.digest) == 0 {
+		return ""
+	}
+	keys := slices.Sorted(maps.Keys(p.served.digest))
+	h := sha256.New()
+	for _, k := range keys {
+		fmt.Fprintf(h, "%s %s\n", k, p.served.digest[k])
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))
 }
 
 // Replay returns the handler serving a. a may still be added to while it
@@ -69,6 +109,7 @@ func (p *Replayer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, "webreplay: no archive entry for %s %s\n", r.Method, u)
 		return
 	}
+	p.served.add(r.Method+" "+requestURL(r), resp.Body)
 	writeResponse(w, r, resp)
 }
 
