@@ -71,7 +71,7 @@ func runWebServe(st *State, args []string) error {
 		return asUsage(err)
 	}
 	replay := webreplay.Replay(archive)
-	srv, err := webreplay.NewServer(replay, webreplay.ServerOptions{Port: *port, Hosts: archive.Hosts()})
+	srv, err := webreplay.NewServer(replayHandler(archive, replay), webreplay.ServerOptions{Port: *port, Hosts: archive.Hosts()})
 	if err != nil {
 		return err
 	}

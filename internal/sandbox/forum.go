@@ -148,7 +148,7 @@ func (f *forum) page(title string) *forumPage {
 }
 
 func (f *forum) home(w http.ResponseWriter, r *http.Request) {
-	f.render(w, http.StatusOK, "home", f.page("Tinkerers' Bench"))
+	f.render(w, http.StatusOK, "home", f.page("Boards"))
 }
 
 func (f *forum) findBoard(slug string) *board {

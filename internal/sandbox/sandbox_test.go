@@ -13,7 +13,7 @@ import (
 // the static files and 404s the rest, so a test can tell which of the two
 // answered.
 var archive = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-	if strings.HasPrefix(r.URL.Path, "/static/") || r.URL.Path == "/favicon.ico" {
+	if strings.HasPrefix(r.URL.Path, "/static/") || r.URL.Path == "/favicon.svg" {
 		io.WriteString(w, "static")
 		return
 	}
@@ -62,7 +62,7 @@ func TestPagesRender(t *testing.T) {
 			t.Errorf("GET %s: %d, want a whole page with 200:\n%.300s", u, code, body)
 		}
 	}
-	for _, u := range []string{"https://shop.sandbox.test/static/site.css", "https://forum.sandbox.test/favicon.ico", "https://example.com/"} {
+	for _, u := range []string{"https://shop.sandbox.test/static/site.css", "https://forum.sandbox.test/favicon.svg", "https://example.com/"} {
 		if _, _, body := do(t, web, "GET", u, nil); body != "static" && !strings.Contains(body, "archive miss") {
 			t.Errorf("GET %s: answered by the sites, want the fallback: %.100s", u, body)
 		}
@@ -136,9 +136,11 @@ func TestForms(t *testing.T) {
 			http.StatusUnprocessableEntity, "", "", ""},
 		{"checkout with a stale cart", "POST", "https://shop.sandbox.test/checkout", url.Values{"line": {"LT-0493x1"}, "name": {"R"}},
 			http.StatusConflict, "", "https://shop.sandbox.test/orders", "SH-1000"},
-		{"cancel a processing order", "POST", "https://shop.sandbox.test/orders/SH-0999/cancel", nil,
+		{"cancel without a reason", "POST", "https://shop.sandbox.test/orders/SH-0999/cancel", nil,
+			http.StatusUnprocessableEntity, "", "https://shop.sandbox.test/orders/SH-0999", "Processing"},
+		{"cancel a processing order", "POST", "https://shop.sandbox.test/orders/SH-0999/cancel", url.Values{"reason": {"Too slow"}},
 			http.StatusSeeOther, "/orders/SH-0999", "https://shop.sandbox.test/orders/SH-0999", "Order SH-0999 is cancelled"},
-		{"cancel a delivered order", "POST", "https://shop.sandbox.test/orders/SH-0995/cancel", nil,
+		{"cancel a delivered order", "POST", "https://shop.sandbox.test/orders/SH-0995/cancel", url.Values{"reason": {"x"}},
 			http.StatusConflict, "", "https://shop.sandbox.test/orders/SH-0995", "Delivered"},
 		{"newsletter choice", "POST", "https://shop.sandbox.test/account", url.Values{"newsletter": {"monthly"}},
 			http.StatusSeeOther, "/account", "https://shop.sandbox.test/account", "Your settings were saved."},

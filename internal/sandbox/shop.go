@@ -41,6 +41,7 @@ type order struct {
 	Status string
 	Lines  []line
 	Note   string
+	Reason string
 	// New marks an order placed during this task.
 	New bool
 }
@@ -70,7 +71,7 @@ var newsletters = []struct{ Value, Label string }{
 
 func newShop(fallback http.Handler) *shop {
 	s := &shop{
-		site:      newSite("shop", fallback, template.FuncMap{"newsletterLabel": newsletterLabel, "lower": strings.ToLower,
+		site: newSite("shop", fallback, template.FuncMap{"newsletterLabel": newsletterLabel, "lower": strings.ToLower,
 			"divten": func(n int) float64 { return float64(n) / 10 }}),
 		products:  catalogue(),
 		nextOrder: 1001,
@@ -152,7 +153,7 @@ func (s *shop) page(r *http.Request, title string) *shopPage {
 }
 
 func (s *shop) home(w http.ResponseWriter, r *http.Request) {
-	p := s.page(r, "Larkspur Market")
+	p := s.page(r, "Home")
 	// Featured: the best rated item of each category.
 	for _, c := range shopCategories {
 		var best *Product
@@ -345,7 +346,12 @@ func (s *shop) cancel(w http.ResponseWriter, r *http.Request) {
 		s.refuse(w, http.StatusConflict, problem{Title: "Not cancelled", Message: "Order " + o.ID + " is " + strings.ToLower(o.Status) + " and can no longer be cancelled.", Back: "/orders/" + o.ID, BackText: "Back to the order"})
 		return
 	}
-	o.Status = "Cancelled"
+	reason := strings.TrimSpace(r.PostFormValue("reason"))
+	if reason == "" {
+		s.refuse(w, http.StatusUnprocessableEntity, problem{Title: "Not cancelled", Message: "Please tell us why you are cancelling.", Back: "/orders/" + o.ID, BackText: "Back to the order"})
+		return
+	}
+	o.Status, o.Reason = "Cancelled", reason
 	seeOther(w, r, "/orders/"+o.ID)
 }
 

@@ -82,6 +82,7 @@ type booking struct {
 	Status  string
 	New     bool
 	Request string
+	Reason  string
 }
 
 func (b *booking) Total() string { return euros(b.Stay.Cents * b.Nights) }
@@ -150,7 +151,7 @@ func (s *staysSite) page(title string) *staysPage {
 }
 
 func (s *staysSite) home(w http.ResponseWriter, r *http.Request) {
-	s.render(w, http.StatusOK, "home", s.page("Driftwood Stays"))
+	s.render(w, http.StatusOK, "home", s.page("Home"))
 }
 
 func (s *staysSite) city(w http.ResponseWriter, r *http.Request) {
@@ -305,7 +306,12 @@ func (s *staysSite) cancel(w http.ResponseWriter, r *http.Request) {
 		s.refuse(w, http.StatusConflict, problem{Title: "Not cancelled", Message: "Booking " + b.ID + " is already cancelled.", Back: "/bookings/" + b.ID, BackText: "Back to the booking"})
 		return
 	}
-	b.Status = "Cancelled"
+	reason := strings.TrimSpace(r.PostFormValue("reason"))
+	if reason == "" {
+		s.refuse(w, http.StatusUnprocessableEntity, problem{Title: "Not cancelled", Message: "Please tell the host why you are cancelling.", Back: "/bookings/" + b.ID, BackText: "Back to the booking"})
+		return
+	}
+	b.Status, b.Reason = "Cancelled", reason
 	first := dayOf(b.Date)
 	for d := first; d < first+b.Nights && d <= 31; d++ {
 		b.Stay.Free[d] = true
