@@ -27,7 +27,7 @@ func posted(at int, id, url string, ts float64, redirectStatus int, hasBody bool
 		if redirectStatus != 0 {
 			ev.RedirectResponse = &network.Response{Status: int64(redirectStatus)}
 		}
-		r.requestWillBeSent(ms(at), ev)
+		r.requestWillBeSent(ms(at), "", ev)
 	}
 }
 
@@ -48,20 +48,20 @@ func TestRecorderKeepsRequestBodies(t *testing.T) {
 			},
 			want: []contract.NetworkEntry{
 				{URL: "https://shop.sandbox.test/checkout", Method: "POST", Status: 303, ResourceType: "Document", StartMS: 1,
-					Body: "name=Ada+Lovelace&line=KT-0412x2"},
-				{URL: "https://shop.sandbox.test/orders/SH-1001", Method: "GET", Status: 200, ResourceType: "Document", StartMS: 2},
+					Body: "name=Ada+Lovelace&line=KT-0412x2", BeforeFirstToolCall: true},
+				{URL: "https://shop.sandbox.test/orders/SH-1001", Method: "GET", Status: 200, ResourceType: "Document", StartMS: 2, BeforeFirstToolCall: true},
 			},
 		},
 		{
 			name:  "a body the browser left out is reported cut",
 			steps: []step{posted(1, "1", "https://a/upload", 1, 0, true)},
-			want:  []contract.NetworkEntry{{URL: "https://a/upload", Method: "POST", ResourceType: "Document", StartMS: 1, BodyTruncated: true}},
+			want:  []contract.NetworkEntry{{URL: "https://a/upload", Method: "POST", ResourceType: "Document", StartMS: 1, BodyTruncated: true, BeforeFirstToolCall: true}},
 		},
 		{
 			name:  "a body longer than the judge keeps is cut",
 			steps: []step{posted(1, "1", "https://a/upload", 1, 0, true, long)},
 			want: []contract.NetworkEntry{{URL: "https://a/upload", Method: "POST", ResourceType: "Document", StartMS: 1,
-				Body: long[:contract.MaxBodyBytes], BodyTruncated: true}},
+				Body: long[:contract.MaxBodyBytes], BodyTruncated: true, BeforeFirstToolCall: true}},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
