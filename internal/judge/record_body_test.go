@@ -70,7 +70,7 @@ func TestRecorderKeepsRequestBodies(t *testing.T) {
 			for _, s := range tc.steps {
 				s(r)
 			}
-			if got := r.network(); !reflect.DeepEqual(got, tc.want) {
+			if got := r.network(nil); !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("network log:\n got %.300v\nwant %.300v", got, tc.want)
 			}
 		})
