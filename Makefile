@@ -4,6 +4,7 @@
 GO      ?= go
 BIN     := bin/contractbench
 SUITE   := benchmarks/webvoyager
+SANDBOX := benchmarks/sandbox
 
 .PHONY: test bench bench-speed bench-judge peers peers-bench build chromium fmt-check vet
 
@@ -25,10 +26,14 @@ test: chromium fmt-check vet
 	$(GO) test -race -count=1 ./...
 
 ## bench: the WebVoyager suite with the replay agent on the hermetic fixture
-## web, judged by contract, gated on baseline.json; writes the report.
+## web, judged by contract, gated on baseline.json; then the sandbox suite
+## (tasks that change things on the sandbox's own sites), gated on its own
+## baseline.json. Writes both reports.
 bench: chromium build
 	$(BIN) validate $(SUITE)
 	$(BIN) run --suite $(SUITE) --gate
+	$(BIN) validate $(SANDBOX)
+	$(BIN) run --suite $(SANDBOX) --gate
 
 ## bench-speed: wall and CPU time of the whole suite, end to end, median of 5 runs
 ## at -j 1, 2 and 3.

@@ -55,7 +55,7 @@ func runMCP(st *State, args []string) error {
 			if err != nil {
 				return asUsage(err)
 			}
-			srv, err := webreplay.NewServer(webreplay.Replay(archive), webreplay.ServerOptions{Hosts: archive.Hosts()})
+			srv, err := webreplay.NewServer(replayHandler(archive, webreplay.Replay(archive)), webreplay.ServerOptions{Hosts: archive.Hosts()})
 			if err != nil {
 				return err
 			}

@@ -23,7 +23,8 @@ baseline.json.
 
 The default agent replays the recorded transcripts (CI's mode: no network,
 no API key). Paid agents need CONTRACTBENCH_REAL=1 and the provider's key
-(ANTHROPIC_API_KEY, OPENAI_API_KEY); --web live needs the network.
+(ANTHROPIC_API_KEY, OPENAI_API_KEY); --web live needs the network. Tasks on
+the sandbox's own sites (benchmarks/sandbox) run with --web replay only.
 
 Exit codes: 0 every task passed (and the gate, with --gate); 1 a task or the
 gate failed; 2 bad usage or input file; 3 a task ended in a harness error.

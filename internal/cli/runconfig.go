@@ -75,6 +75,9 @@ func newRunConfig(st *State, o runOptions) (*runner.Config, error) {
 	if o.recordTo != "" && web != runner.WebRecord {
 		return nil, usagef("--record-to applies only with --web record")
 	}
+	if err := refuseSandboxLive(web, tasks); err != nil {
+		return nil, err
+	}
 	prices, err := llm.DefaultPrices()
 	if err != nil {
 		return nil, err
@@ -131,6 +134,7 @@ func newRunConfig(st *State, o runOptions) (*runner.Config, error) {
 		if cfg.Archive, err = webreplay.Open(s.WebDir()); err != nil {
 			return nil, asUsage(err)
 		}
+		cfg.Sites = sandboxSites(cfg.Archive)
 	case runner.WebRecord:
 		cfg.Recorder = webreplay.Record(webreplay.NewArchive("recorded by contractbench run --web record"),
 			&http.Client{Timeout: 60 * time.Second})

@@ -47,8 +47,10 @@ Serves the fixture archive of a suite (<suite>/web, or --archive) on
 127.0.0.1 over HTTPS, with a certificate for every host minted by an
 in-process CA on one key pair, and prints the Chromium flags that map the
 archive's hosts to it and pin its key. Nothing but the archive's hosts
-resolves in a browser started with those flags. Stops on Ctrl-C and lists the
-requests the archive lacked.
+resolves in a browser started with those flags. For the sandbox suite
+(benchmarks/sandbox) it also serves the sandbox's sites, with one state for
+the whole session. Stops on Ctrl-C and lists the requests the archive
+lacked.
 `
 
 func runWebServe(st *State, args []string) error {
@@ -71,7 +73,7 @@ func runWebServe(st *State, args []string) error {
 		return asUsage(err)
 	}
 	replay := webreplay.Replay(archive)
-	srv, err := webreplay.NewServer(replay, webreplay.ServerOptions{Port: *port, Hosts: archive.Hosts()})
+	srv, err := webreplay.NewServer(replayHandler(archive, replay), webreplay.ServerOptions{Port: *port, Hosts: archive.Hosts()})
 	if err != nil {
 		return err
 	}

@@ -78,11 +78,20 @@ const (
 // Network holds when at least one request in the Observation's network log
 // has a URL matched by URLPattern (RE2, unanchored), a status listed in
 // StatusIn, the method Method when it is set (compared case-insensitively),
-// and started within the window Since names.
+// a body that satisfies BodyPattern and Form when they are set, and started
+// within the window Since names.
 type Network struct {
 	URLPattern string `json:"url_pattern"`
 	StatusIn   []int  `json:"status_in"`
 	Method     string `json:"method,omitempty"`
+	// BodyPattern, when set, is an RE2 pattern (unanchored) the request's
+	// body must match, as sent: a form body is still percent-encoded.
+	BodyPattern string `json:"body_pattern,omitempty"`
+	// Form, when set, names fields of a form-encoded body
+	// (application/x-www-form-urlencoded) and the value each must have,
+	// after decoding: the body must carry each named field exactly once,
+	// with exactly that value. Fields it does not name are not checked.
+	Form map[string]string `json:"form,omitempty"`
 	// Since is the window of requests considered; empty means
 	// SinceTaskStart.
 	Since Since `json:"since"`

@@ -253,6 +253,12 @@ func (d *decoder) clause(n *yaml.Node, path string, depth int) Clause {
 			Method:     f.text("method", false),
 			Since:      Since(f.oneOf("since", false, string(SinceTaskStart), string(SinceLastToolCall))),
 		}
+		if f.vals["body_pattern"] != nil {
+			nw.BodyPattern = f.regexp("body_pattern")
+		} else {
+			f.get("body_pattern")
+		}
+		nw.Form = f.form("form")
 		if nw.Since == "" {
 			nw.Since = SinceTaskStart
 		}
@@ -433,6 +439,42 @@ func (f *fields) statuses(name string) []int {
 			f.d.fail(ip, item, "status %d outside 100..599", v)
 		}
 		out = append(out, v)
+	}
+	return out
+}
+
+// form returns an optional mapping of form field names to the exact
+// values they must have; nil when absent.
+func (f *fields) form(name string) map[string]string {
+	n := f.get(name)
+	if n == nil {
+		return nil
+	}
+	p := fieldPath(f.path, name)
+	if !f.d.noAlias(n, p) {
+		return nil
+	}
+	if n.Kind != yaml.MappingNode {
+		f.d.fail(p, n, "expected a mapping of form fields to values, got %s", problem.Describe(n))
+		return nil
+	}
+	m, ok := f.d.mapping(n, p)
+	if !ok {
+		return nil
+	}
+	if len(m.keys) == 0 {
+		f.d.fail(p, n, "empty: name at least one form field, or leave form out")
+		return nil
+	}
+	out := make(map[string]string, len(m.keys))
+	for _, k := range m.keys {
+		if strings.TrimSpace(k.Value) == "" {
+			f.d.fail(p, k, "a form field name is empty")
+			continue
+		}
+		if v, ok := f.d.str(m.vals[k.Value], fieldPath(p, k.Value)); ok {
+			out[k.Value] = v
+		}
 	}
 	return out
 }

@@ -344,6 +344,12 @@ func (e *evaluator) network(c *Network) check {
 		exp.WriteString(" " + strings.ToUpper(c.Method))
 	}
 	fmt.Fprintf(&exp, " to %s with status in %s", c.URLPattern, statusList(c.StatusIn))
+	if c.BodyPattern != "" {
+		fmt.Fprintf(&exp, ", body matching %s", c.BodyPattern)
+	}
+	if len(c.Form) > 0 {
+		fmt.Fprintf(&exp, ", form %s", formList(c.Form))
+	}
 	if since == SinceLastToolCall {
 		exp.WriteString(", after the last tool call")
 	} else {
@@ -355,8 +361,13 @@ func (e *evaluator) network(c *Network) check {
 	if err != nil {
 		return fail(expected, "invalid url_pattern: "+err.Error())
 	}
+	body, err := newBodyCheck(c)
+	if err != nil {
+		return fail(expected, err.Error())
+	}
 	var inWindow, urlMatch, earlier int
 	var near []NetworkEntry // url matches in the window that fail on status or method
+	var nearWhy []string    // per near entry, what its body lacked ("" when status or method failed)
 	var hits []NetworkEntry
 	var beforeAgent int
 	for _, n := range e.obs.Network {
@@ -378,11 +389,15 @@ func (e *evaluator) network(c *Network) check {
 			continue
 		}
 		urlMatch++
-		if slices.Contains(c.StatusIn, n.Status) && (c.Method == "" || strings.EqualFold(c.Method, n.Method)) {
-			hits = append(hits, n)
-		} else {
-			near = append(near, n)
+		if !slices.Contains(c.StatusIn, n.Status) || c.Method != "" && !strings.EqualFold(c.Method, n.Method) {
+			near, nearWhy = append(near, n), append(nearWhy, "")
+			continue
 		}
+		if why := body.mismatch(n); why != "" {
+			near, nearWhy = append(near, n), append(nearWhy, why)
+			continue
+		}
+		hits = append(hits, n)
 	}
 	if len(hits) > 0 {
 		seen := describeRequest(hits[0])
@@ -406,12 +421,19 @@ func (e *evaluator) network(c *Network) check {
 		return fail(expected, seen)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "URL pattern matched by %s %s, none with a wanted status and method: ", requests(urlMatch), window)
+	wanted := "a wanted status and method"
+	if body.active() {
+		wanted = "a wanted status, method and body"
+	}
+	fmt.Fprintf(&b, "URL pattern matched by %s %s, none with %s: ", requests(urlMatch), window, wanted)
 	for i, n := range near[:min(len(near), maxListed)] {
 		if i > 0 {
 			b.WriteString("; ")
 		}
 		b.WriteString(describeRequest(n))
+		if nearWhy[i] != "" {
+			b.WriteString(", " + nearWhy[i])
+		}
 	}
 	if len(near) > maxListed {
 		fmt.Fprintf(&b, "; +%d more", len(near)-maxListed)

@@ -123,6 +123,12 @@ type NetworkEntry struct {
 	Error string `json:"error,omitempty"`
 	// ResourceType is CDP's resource type (Document, Script, XHR, Fetch...).
 	ResourceType string `json:"resource_type,omitempty"`
+	// Body is the request body as the browser sent it (a submitted form's
+	// fields, a fetch's payload), empty for a request without one. The
+	// judge keeps at most MaxBodyBytes of it; BodyTruncated says when it
+	// cut.
+	Body          string `json:"body,omitempty"`
+	BodyTruncated bool   `json:"body_truncated,omitempty"`
 	// StartMS is when the request started, in milliseconds since the task
 	// started.
 	StartMS int64 `json:"start_ms"`
@@ -140,6 +146,11 @@ type NetworkEntry struct {
 	// visited or sent.
 	Speculative bool `json:"speculative,omitempty"`
 }
+
+// MaxBodyBytes bounds the request body an Observation keeps per request.
+// Contracts check forms and small payloads; a longer body is cut, and a
+// body_pattern or form clause never passes on a cut body (see Network).
+const MaxBodyBytes = 64 << 10
 
 // Dialog is one JavaScript dialog.
 type Dialog struct {

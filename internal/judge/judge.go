@@ -436,7 +436,7 @@ func (j *Judge) prepare(session target.SessionID, kind string, held bool) error 
 		what string
 		r    *cdpconn.Reply
 	}
-	steps := []step{{"enabling network events", j.conn.Start(ctx, session, network.Enable.Method, network.EnableParams{})}}
+	steps := []step{{"enabling network events", j.conn.Start(ctx, session, network.Enable.Method, network.EnableParams{MaxPostDataSize: new(maxPostDataSize)})}}
 	if kind == "page" || kind == "iframe" {
 		steps = append(steps, step{"enabling page events", j.conn.Start(ctx, session, page.Enable.Method, page.EnableParams{})})
 	}

@@ -160,10 +160,33 @@ func (r *recorder) requestWillBeSent(now time.Time, page target.ID, ev *network.
 		page:  page,
 		ahead: fetchedAhead(ev),
 	}
+	req.entry.Body, req.entry.BodyTruncated = postBody(ev.Request)
 	r.requests = append(r.requests, req)
 	r.current[ev.RequestID] = req
 	r.inflight[ev.RequestID] = req
 	r.lastActivity = now
+}
+
+// maxPostDataSize is the longest request body the browser puts in its
+// events to the judge (Network.enable's maxPostDataSize).
+const maxPostDataSize int64 = contract.MaxBodyBytes
+
+// postBody returns the body of a request as the browser sent it, cut at
+// contract.MaxBodyBytes. The browser puts the body in the event when it is
+// no longer than the judge's Network.enable asked for (maxPostDataSize);
+// a longer one has hasPostData set and no entries, and is reported cut.
+func postBody(req *network.Request) (string, bool) {
+	var b []byte
+	for _, e := range req.PostDataEntries {
+		b = append(b, e.Bytes...)
+	}
+	if len(b) == 0 {
+		return "", req.HasPostData
+	}
+	if len(b) > contract.MaxBodyBytes {
+		return string(b[:contract.MaxBodyBytes]), true
+	}
+	return string(b), false
 }
 
 func (r *recorder) responseReceived(ev *network.EventResponseReceived) {

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"net/http"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -63,6 +64,12 @@ type Config struct {
 	// Recorder collects responses for WebRecord; its handler fetches from
 	// the real upstream.
 	Recorder *webreplay.Recorder
+	// Sites, when set, returns the suite's interactive sites (the
+	// sandbox) in the state every task starts from, in front of the
+	// archive's handler (fallback), which answers what they do not. It is
+	// called once per task attempt, so nothing one attempt changes
+	// reaches another. WebReplay only.
+	Sites func(fallback http.Handler) http.Handler
 
 	// Browser configures launched browsers. When BrowserURL is set, tasks
 	// use that running browser instead (and must then run one at a time).

@@ -168,6 +168,10 @@ func (r *taskRun) setUp(ctx context.Context) error {
 	case WebReplay:
 		r.replay = webreplay.Replay(r.cfg.Archive)
 		handler, hosts = r.replay, r.cfg.Archive.Hosts()
+		if r.cfg.Sites != nil {
+			// This attempt's own state, reset by being new.
+			handler = r.cfg.Sites(r.replay)
+		}
 	case WebRecord:
 		// No host list: every host maps to the recording server.
 		handler = r.cfg.Recorder

@@ -1,0 +1,141 @@
+package contract
+
+import (
+	"strings"
+	"testing"
+)
+
+// bodyObservation holds the write requests of a small shop: two submitted
+// forms and a JSON fetch.
+func bodyObservation() Observation {
+	return Observation{
+		URL: "https://shop.sandbox.test/orders/SH-1001",
+		Network: []NetworkEntry{
+			{URL: "https://shop.sandbox.test/cart/add", Method: "POST", Status: 303, ResourceType: "Document", StartMS: 10,
+				Body: "sku=KT-0412&qty=2"},
+			{URL: "https://shop.sandbox.test/checkout", Method: "POST", Status: 303, ResourceType: "Document", StartMS: 20,
+				Body: "name=Ada+Lovelace&note=leave+at+the+door%2C+please&line=KT-0412x2", AfterLastToolCall: true},
+			{URL: "https://shop.sandbox.test/api/wishlist", Method: "POST", Status: 201, ResourceType: "Fetch", StartMS: 30,
+				Body: `{"sku":"KT-0412"}`},
+			{URL: "https://shop.sandbox.test/cart/add", Method: "POST", Status: 303, ResourceType: "Document", StartMS: 40,
+				Body: "sku=KT-0001&sku=KT-0412&qty=1"},
+		},
+	}
+}
+
+func TestEvaluateNetworkBody(t *testing.T) {
+	t.Parallel()
+	checkout := func(n *Network) *Network {
+		n.URLPattern, n.Method, n.StatusIn = `^https://shop\.sandbox\.test/checkout$`, "POST", []int{303}
+		return n
+	}
+	tests := []struct {
+		name     string
+		clause   *Network
+		edit     func(*Observation)
+		want     bool
+		wantSeen string // substring of the evidence's Seen
+		wantExp  string // substring of the evidence's Expected
+	}{
+		{"form field decoded", checkout(&Network{Form: map[string]string{"note": "leave at the door, please"}}), nil,
+			true, "POST https://shop.sandbox.test/checkout (303)", `form {"note": "leave at the door, please"}`},
+		{"every form field must hold", checkout(&Network{Form: map[string]string{"name": "Ada Lovelace", "line": "KT-0412x2"}}), nil,
+			true, "", `form {"line": "KT-0412x2", "name": "Ada Lovelace"}`},
+		{"form value differs", checkout(&Network{Form: map[string]string{"line": "KT-0412x3"}}), nil,
+			false, `form field "line" is "KT-0412x2", want "KT-0412x3"`, ""},
+		{"form field absent", checkout(&Network{Form: map[string]string{"coupon": "SPRING"}}), nil,
+			false, `form has no field "coupon"`, ""},
+		{"form values are exact, not substrings", checkout(&Network{Form: map[string]string{"name": "Ada"}}), nil,
+			false, `form field "name" is "Ada Lovelace", want "Ada"`, ""},
+		{"a field sent twice never matches", &Network{URLPattern: `/cart/add$`, StatusIn: []int{303}, Form: map[string]string{"sku": "KT-0412"}},
+			func(o *Observation) { o.Network = o.Network[3:] },
+			false, `form field "sku" sent 2 times ("KT-0001", "KT-0412")`, ""},
+		{"any request may match", &Network{URLPattern: `/cart/add$`, StatusIn: []int{303}, Form: map[string]string{"sku": "KT-0412", "qty": "2"}}, nil,
+			true, "POST https://shop.sandbox.test/cart/add (303)", ""},
+		{"body_pattern over the raw body", &Network{URLPattern: `/api/wishlist$`, StatusIn: []int{201}, BodyPattern: `"sku":"KT-0412"`}, nil,
+			true, "", `body matching "sku":"KT-0412"`},
+		{"body_pattern sees the encoded form", checkout(&Network{BodyPattern: `note=leave\+at`}), nil, true, "", ""},
+		{"body_pattern fails", checkout(&Network{BodyPattern: `qty=3`}), nil,
+			false, `none with a wanted status, method and body: POST https://shop.sandbox.test/checkout (303), body "name=Ada`, ""},
+		{"no body", checkout(&Network{Form: map[string]string{"name": "Ada Lovelace"}}),
+			func(o *Observation) { o.Network[1].Body = "" },
+			false, "no request body", ""},
+		{"a cut body never matches", checkout(&Network{BodyPattern: `name=`}),
+			func(o *Observation) { o.Network[1].BodyTruncated = true },
+			false, "body longer than the 65536 bytes the judge keeps", ""},
+		{"not a form", &Network{URLPattern: `/api/wishlist$`, StatusIn: []int{201}, Form: map[string]string{"sku": "KT-0412"}},
+			func(o *Observation) { o.Network[2].Body = "%zz" },
+			false, `body "%zz" is not form-encoded`, ""},
+		{"status still checked first", checkout(&Network{Form: map[string]string{"name": "Ada Lovelace"}}),
+			func(o *Observation) { o.Network[1].Status = 422 },
+			false, "none with a wanted status, method and body: POST https://shop.sandbox.test/checkout (422)", ""},
+		{"since applies to bodies too", &Network{URLPattern: `/cart/add$`, StatusIn: []int{303}, Since: SinceLastToolCall, Form: map[string]string{"qty": "2"}}, nil,
+			false, "none of 1 request after the last tool call matches the URL pattern", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			obs := bodyObservation()
+			if tc.edit != nil {
+				tc.edit(&obs)
+			}
+			v := Evaluate(Postconditions{tc.clause}, obs, nil)
+			if v.Passed != tc.want {
+				t.Fatalf("passed = %v, want %v; evidence: %+v", v.Passed, tc.want, v.Evidence)
+			}
+			ev := v.Evidence[0]
+			if !strings.Contains(ev.Seen, tc.wantSeen) {
+				t.Errorf("seen %q\nwant it to contain %q", ev.Seen, tc.wantSeen)
+			}
+			if !strings.Contains(ev.Expected, tc.wantExp) {
+				t.Errorf("expected %q\nwant it to contain %q", ev.Expected, tc.wantExp)
+			}
+		})
+	}
+}
+
+func TestDecodeNetworkBody(t *testing.T) {
+	t.Parallel()
+	pc, err := Parse([]byte(`postconditions:
+- kind: network
+  url_pattern: '/checkout$'
+  method: POST
+  status_in: [303]
+  body_pattern: 'line=KT-0412x2'
+  form: {name: "Ada Lovelace", "line[]": ""}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	nw := pc[0].(*Network)
+	if nw.BodyPattern != "line=KT-0412x2" || len(nw.Form) != 2 || nw.Form["name"] != "Ada Lovelace" || nw.Form["line[]"] != "" {
+		t.Errorf("decoded %+v", nw)
+	}
+
+	for _, tc := range []struct {
+		name, src, path, msg string
+	}{
+		{"bad body_pattern", `- {kind: network, url_pattern: x, status_in: [200], body_pattern: '('}`,
+			"postconditions[0].body_pattern", `invalid regexp "("`},
+		{"empty body_pattern", `- {kind: network, url_pattern: x, status_in: [200], body_pattern: ''}`,
+			"postconditions[0].body_pattern", "empty"},
+		{"form not a mapping", `- {kind: network, url_pattern: x, status_in: [200], form: [a]}`,
+			"postconditions[0].form", "expected a mapping of form fields to values, got a list"},
+		{"empty form", `- {kind: network, url_pattern: x, status_in: [200], form: {}}`,
+			"postconditions[0].form", "empty: name at least one form field"},
+		{"form value not a string", `- {kind: network, url_pattern: x, status_in: [200], form: {qty: 2}}`,
+			"postconditions[0].form.qty", "expected a string, got the integer 2 (quote it"},
+		{"duplicate form field", "- kind: network\n  url_pattern: x\n  status_in: [200]\n  form: {qty: '1', qty: '2'}",
+			"postconditions[0].form.qty", "duplicate field"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse([]byte("postconditions:\n" + tc.src))
+			if err == nil {
+				t.Fatal("want an error")
+			}
+			if !strings.Contains(err.Error(), tc.path+": ") || !strings.Contains(err.Error(), tc.msg) {
+				t.Errorf("error %q\nwant %s: ...%s...", err, tc.path, tc.msg)
+			}
+		})
+	}
+}

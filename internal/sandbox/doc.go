@@ -1,0 +1,31 @@
+// Package sandbox serves the sandbox suite's interactive sites: a shop
+// (shop.sandbox.test), a booking site (stays.sandbox.test) and a forum
+// with private messages (forum.sandbox.test). They exist only in this
+// repository, so tasks that change things (place an order, book a stay,
+// post a reply) can be run and judged offline, over and over.
+//
+// # State
+//
+// Every site keeps its state (cart, orders, bookings, posts, settings) in
+// memory, in the value New returns. New always starts from the same
+// state, built from generated data with a fixed seed; the runner calls it
+// once per task attempt, beside the attempt's own replay server, so
+// nothing one task does is seen by another, whatever the parallelism or
+// the repeat count. No state lives in the browser: the sites set no
+// cookies and use no web storage, and every page they render is sent with
+// Cache-Control: no-store. See docs/decisions/0004-sandbox-state.md.
+//
+// # What it serves
+//
+// Pages and form posts of its three hosts. Static files (style sheets,
+// icons) are in the suite's fixture archive (benchmarks/sandbox/web),
+// and every request New's handler does not answer goes to the fallback
+// handler it is given, the archive's Replayer, so a request for a file
+// the archive lacks is still reported as a miss.
+//
+// Nothing here reads the clock or a random source: the sites' "today" is
+// fixed (see Today), and the data comes from a seeded generator, so two
+// runs render the same bytes.
+//
+// It imports the standard library only.
+package sandbox

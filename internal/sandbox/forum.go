@@ -1,0 +1,321 @@
+package sandbox
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+)
+
+// forum is forum.sandbox.test: boards of threads, replies (posted, or
+// kept as a draft), new threads, private messages and a signature.
+type forum struct {
+	*site
+	boards  []*board
+	threads []*thread // by id - 1
+	me      string
+	sig     string
+	saved   bool
+	inbox   []*message
+	sent    []*message
+	nextMsg int
+	members []string
+}
+
+type board struct {
+	Slug, Name, About string
+	Threads           []*thread // newest first
+}
+
+type thread struct {
+	ID    int
+	Board *board
+	Title string
+	Posts []*post
+	Draft string
+	// Flash is the notice shown once on the thread's next view.
+	Flash string
+}
+
+type post struct {
+	N            int
+	Author, Date string
+	Body         string
+	Mine         bool
+	Signature    string
+}
+
+type message struct {
+	ID                int
+	From, To, Subject string
+	Body, Date        string
+}
+
+var forumBoards = []struct{ slug, name, about string }{
+	{"bikes", "Bike repair", "Gears, brakes, wheels and the tools to fix them."},
+	{"radio", "Radio and electronics", "Receivers, kits, soldering and test gear."},
+	{"woodwork", "Woodwork", "Joinery, finishes and sharpening."},
+	{"garden-tech", "Garden gadgets", "Irrigation timers, sensors and weather stations."},
+	{"keyboards", "Mechanical keyboards", "Switches, firmware and builds."},
+}
+
+var forumTopics = map[string][]string{
+	"bikes":       {"Rear derailleur skips under load", "Best chain checker?", "Hydraulic brake bleed went wrong", "Tubeless sealant dried out", "Creak from the bottom bracket", "Spoke tension for a rebuilt wheel", "Cable housing length rule of thumb", "Stuck seatpost in a steel frame"},
+	"radio":       {"First shortwave kit: which one?", "Crackle on the volume pot", "Antenna for a small balcony", "Desoldering through-hole parts cleanly", "Calibrating a cheap frequency counter", "Hum in a valve amplifier", "Ferrite rod antenna winding", "Logic analyser recommendations"},
+	"woodwork":    {"Hand plane chatters on oak", "Oil or wax for a kitchen table?", "Dovetail gaps: fill or redo?", "Sharpening a card scraper", "Glue-up clamps on a budget", "Cupped boards after planing", "Finishing walnut without blotching", "Mortise chisel size for a first set"},
+	"garden-tech": {"Soil moisture sensor reads 100% always", "Rain barrel pump timer", "Weather station wind speed too low", "Drip line pressure for raised beds", "Solar panel for a greenhouse fan", "Frost alarm that texts me", "Automatic door for a hen house", "Mesh network for garden sensors"},
+	"keyboards":   {"Chattering switch after a year", "Lubing linear switches: worth it?", "Firmware for a 40% board", "Stabiliser rattle on the space bar", "Hot-swap sockets came loose", "Split keyboard tenting angle", "Keycap profile for long typing", "Wireless battery life tips"},
+}
+
+var forumNames = []string{"gearhead_ana", "mkovacs", "solder_sam", "tideline", "oakandiron", "p_nakamura", "halfmoonbay", "r.okafor", "fenwick", "lindqvist", "quietbench", "joaquim_r", "v.petrova", "dmitri_k", "brightwater"}
+
+var forumSentences = []string{
+	"I had the same thing last winter and it turned out to be something simple.",
+	"Check the obvious first: is everything tight and seated properly?",
+	"A photo would help a lot here.",
+	"Mine did that until I cleaned it properly and started again from scratch.",
+	"I would not spend money on it before trying the free fix.",
+	"The manual is vague about this, which does not help.",
+	"It took me three attempts, so do not give up.",
+	"Measure twice before you order parts.",
+	"There is a good write-up of this in the pinned thread.",
+	"Temperature makes more difference than people think.",
+	"Go slowly and it works; rush it and it does not.",
+	"I ended up replacing the part, and it has been fine since.",
+}
+
+func newForum(fallback http.Handler) *forum {
+	f := &forum{site: newSite("forum", fallback, nil), me: "robin_a", sig: "Robin — fixing things since 1998", nextMsg: 301}
+	g := &gen{s: 0xf0_7e57}
+	day := 0
+	for _, b := range forumBoards {
+		bd := &board{Slug: b.slug, Name: b.name, About: b.about}
+		f.boards = append(f.boards, bd)
+		for _, title := range forumTopics[b.slug] {
+			t := &thread{ID: len(f.threads) + 1, Board: bd, Title: title}
+			for n := range g.between(2, 7) {
+				day++
+				var body []string
+				for range g.between(1, 3) {
+					body = append(body, pick(g, forumSentences))
+				}
+				t.Posts = append(t.Posts, &post{N: n + 1, Author: pick(g, forumNames),
+					Date: fmt.Sprintf("2026-02-%02d", 1+day%27), Body: strings.Join(body, " ")})
+			}
+			f.threads = append(f.threads, t)
+			bd.Threads = append([]*thread{t}, bd.Threads...)
+		}
+	}
+	f.members = append([]string(nil), forumNames...)
+	for i := range 4 {
+		f.inbox = append(f.inbox, &message{ID: 201 + i, From: forumNames[g.intn(len(forumNames))], To: f.me,
+			Subject: []string{"Your brake question", "Spare parts", "Meet-up in April?", "Thanks for the tip"}[i],
+			Body:    pick(g, forumSentences), Date: fmt.Sprintf("2026-02-%02d", 20+i)})
+	}
+	f.handle("GET /{$}", f.home)
+	f.handle("GET /b/{board}", f.boardPage)
+	f.handle("GET /b/{board}/new", f.newThreadPage)
+	f.handle("POST /b/{board}/threads", f.newThread)
+	f.handle("GET /t/{id}", f.threadPage)
+	f.handle("POST /t/{id}/reply", f.reply)
+	f.handle("GET /settings", f.settingsPage)
+	f.handle("POST /settings", f.saveSettings)
+	f.handle("GET /messages", f.messages)
+	f.handle("GET /messages/new", f.composePage)
+	f.handle("POST /messages", f.send)
+	f.handle("GET /messages/{id}", f.messagePage)
+	return f
+}
+
+type forumPage struct {
+	Title     string
+	Me        string
+	Boards    []*board
+	Board     *board
+	Thread    *thread
+	Flash     string
+	Signature string
+	Saved     bool
+	Inbox     []*message
+	Sent      []*message
+	Message   *message
+	To        string
+	Members   []string
+}
+
+func (f *forum) page(title string) *forumPage {
+	return &forumPage{Title: title, Me: f.me, Boards: f.boards, Signature: f.sig}
+}
+
+func (f *forum) home(w http.ResponseWriter, r *http.Request) {
+	f.render(w, http.StatusOK, "home", f.page("Boards"))
+}
+
+func (f *forum) findBoard(slug string) *board {
+	for _, b := range f.boards {
+		if b.Slug == slug {
+			return b
+		}
+	}
+	return nil
+}
+
+func (f *forum) findThread(id string) *thread {
+	n, err := strconv.Atoi(id)
+	if err != nil || n < 1 || n > len(f.threads) {
+		return nil
+	}
+	return f.threads[n-1]
+}
+
+func (f *forum) notFound(w http.ResponseWriter, what string) {
+	f.refuse(w, http.StatusNotFound, problem{Title: "Not found", Message: "There is no " + what + ".", Back: "/", BackText: "All boards"})
+}
+
+func (f *forum) boardPage(w http.ResponseWriter, r *http.Request) {
+	b := f.findBoard(r.PathValue("board"))
+	if b == nil {
+		f.notFound(w, "board "+r.PathValue("board"))
+		return
+	}
+	p := f.page(b.Name)
+	p.Board = b
+	f.render(w, http.StatusOK, "board", p)
+}
+
+func (f *forum) newThreadPage(w http.ResponseWriter, r *http.Request) {
+	b := f.findBoard(r.PathValue("board"))
+	if b == nil {
+		f.notFound(w, "board "+r.PathValue("board"))
+		return
+	}
+	p := f.page("New thread in " + b.Name)
+	p.Board = b
+	f.render(w, http.StatusOK, "newthread", p)
+}
+
+func (f *forum) newThread(w http.ResponseWriter, r *http.Request) {
+	b := f.findBoard(r.PathValue("board"))
+	if b == nil {
+		f.notFound(w, "board "+r.PathValue("board"))
+		return
+	}
+	title, body := strings.TrimSpace(r.PostFormValue("title")), strings.TrimSpace(r.PostFormValue("body"))
+	if title == "" || body == "" {
+		f.refuse(w, http.StatusUnprocessableEntity, problem{Title: "Not posted", Message: "A thread needs a title and a first post.", Back: "/b/" + b.Slug + "/new", BackText: "Back to the form"})
+		return
+	}
+	t := &thread{ID: len(f.threads) + 1, Board: b, Title: title, Flash: "Your thread was posted."}
+	t.Posts = []*post{{N: 1, Author: f.me, Date: Today, Body: body, Mine: true, Signature: f.sig}}
+	f.threads = append(f.threads, t)
+	b.Threads = append([]*thread{t}, b.Threads...)
+	seeOther(w, r, fmt.Sprintf("/t/%d", t.ID))
+}
+
+func (f *forum) threadPage(w http.ResponseWriter, r *http.Request) {
+	t := f.findThread(r.PathValue("id"))
+	if t == nil {
+		f.notFound(w, "thread "+r.PathValue("id"))
+		return
+	}
+	p := f.page(t.Title)
+	p.Thread, p.Board, p.Flash = t, t.Board, t.Flash
+	t.Flash = ""
+	f.render(w, http.StatusOK, "thread", p)
+}
+
+// reply posts a reply, or with action=draft keeps the text as the thread's
+// draft without posting it.
+func (f *forum) reply(w http.ResponseWriter, r *http.Request) {
+	t := f.findThread(r.PathValue("id"))
+	if t == nil {
+		f.notFound(w, "thread "+r.PathValue("id"))
+		return
+	}
+	body := strings.TrimSpace(r.PostFormValue("body"))
+	if body == "" {
+		f.refuse(w, http.StatusUnprocessableEntity, problem{Title: "Not posted", Message: "A reply cannot be empty.", Back: fmt.Sprintf("/t/%d", t.ID), BackText: "Back to the thread"})
+		return
+	}
+	switch r.PostFormValue("action") {
+	case "draft":
+		t.Draft, t.Flash = body, "Draft saved. It is not posted yet."
+		seeOther(w, r, fmt.Sprintf("/t/%d", t.ID))
+	case "post":
+		n := len(t.Posts) + 1
+		t.Posts = append(t.Posts, &post{N: n, Author: f.me, Date: Today, Body: body, Mine: true, Signature: f.sig})
+		t.Draft, t.Flash = "", "Your reply was posted."
+		seeOther(w, r, fmt.Sprintf("/t/%d#post-%d", t.ID, n))
+	default:
+		f.refuse(w, http.StatusBadRequest, problem{Title: "Not posted", Message: "Post the reply or save it as a draft.", Back: fmt.Sprintf("/t/%d", t.ID), BackText: "Back to the thread"})
+	}
+}
+
+func (f *forum) settingsPage(w http.ResponseWriter, r *http.Request) {
+	p := f.page("Settings")
+	p.Saved = f.saved
+	f.saved = false
+	f.render(w, http.StatusOK, "settings", p)
+}
+
+func (f *forum) saveSettings(w http.ResponseWriter, r *http.Request) {
+	sig := strings.TrimSpace(r.PostFormValue("signature"))
+	if len(sig) > 120 {
+		f.refuse(w, http.StatusUnprocessableEntity, problem{Title: "Not saved", Message: "A signature has at most 120 characters.", Back: "/settings", BackText: "Back to settings"})
+		return
+	}
+	f.sig, f.saved = sig, true
+	seeOther(w, r, "/settings")
+}
+
+func (f *forum) messages(w http.ResponseWriter, r *http.Request) {
+	p := f.page("Private messages")
+	p.Inbox, p.Sent = f.inbox, f.sent
+	f.render(w, http.StatusOK, "messages", p)
+}
+
+func (f *forum) composePage(w http.ResponseWriter, r *http.Request) {
+	p := f.page("New message")
+	p.To, p.Members = r.URL.Query().Get("to"), f.members
+	f.render(w, http.StatusOK, "compose", p)
+}
+
+func (f *forum) send(w http.ResponseWriter, r *http.Request) {
+	m := &message{From: f.me, To: strings.TrimSpace(r.PostFormValue("to")), Subject: strings.TrimSpace(r.PostFormValue("subject")),
+		Body: strings.TrimSpace(r.PostFormValue("body")), Date: Today}
+	known := false
+	for _, n := range f.members {
+		known = known || n == m.To
+	}
+	switch {
+	case !known:
+		f.refuse(w, http.StatusUnprocessableEntity, problem{Title: "Not sent", Message: "There is no member called " + strconv.Quote(m.To) + ".", Back: "/messages/new", BackText: "Back to the message"})
+		return
+	case m.Subject == "" || m.Body == "":
+		f.refuse(w, http.StatusUnprocessableEntity, problem{Title: "Not sent", Message: "A message needs a subject and some text.", Back: "/messages/new", BackText: "Back to the message"})
+		return
+	}
+	m.ID = f.nextMsg
+	f.nextMsg++
+	f.sent = append([]*message{m}, f.sent...)
+	seeOther(w, r, fmt.Sprintf("/messages/%d?sent=1", m.ID))
+}
+
+func (f *forum) messagePage(w http.ResponseWriter, r *http.Request) {
+	var m *message
+	for _, x := range append(append([]*message(nil), f.inbox...), f.sent...) {
+		if strconv.Itoa(x.ID) == r.PathValue("id") {
+			m = x
+		}
+	}
+	if m == nil {
+		f.notFound(w, "message "+r.PathValue("id"))
+		return
+	}
+	p := f.page(m.Subject)
+	p.Message = m
+	if r.URL.Query().Get("sent") == "1" && m.From == f.me {
+		p.Flash = "Message sent to " + m.To + "."
+	}
+	f.render(w, http.StatusOK, "message", p)
+}

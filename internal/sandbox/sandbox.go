@@ -1,0 +1,150 @@
+package sandbox
+
+import (
+	"embed"
+	"html/template"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+)
+
+// The sites' host names. .test is reserved (RFC 2606), so no real site
+// can ever answer for them.
+const (
+	ShopHost   = "shop.sandbox.test"
+	StaysHost  = "stays.sandbox.test"
+	ForumHost  = "forum.sandbox.test"
+	hostSuffix = ".sandbox.test"
+)
+
+// Today is the date every site takes as today. Fixed, so that a task
+// written against "the second available date" means the same date in
+// every run.
+const Today = "2026-03-01"
+
+// Hosts lists the host names the sandbox answers for, sorted.
+func Hosts() []string { return []string{ForumHost, ShopHost, StaysHost} }
+
+// IsHost reports whether host (a bare host name) is one of the sandbox's,
+// or under its domain: a name that exists only here.
+func IsHost(host string) bool {
+	return strings.HasSuffix(strings.ToLower(host), hostSuffix)
+}
+
+//go:embed templates
+var templateFS embed.FS
+
+// Web is the three sites with their state. Each value holds its own
+// state: use one per task attempt.
+type Web struct {
+	fallback http.Handler
+	sites    map[string]http.Handler
+}
+
+// New returns the sites in the state every task starts from. Requests for
+// other hosts, and for paths the sites do not handle (their static files),
+// go to fallback.
+func New(fallback http.Handler) *Web {
+	w := &Web{fallback: fallback}
+	w.sites = map[string]http.Handler{
+		ShopHost:  newShop(fallback),
+		StaysHost: newStays(fallback),
+		ForumHost: newForum(fallback),
+	}
+	return w
+}
+
+func (w *Web) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
+	host := r.Host
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	if s, ok := w.sites[strings.ToLower(host)]; ok {
+		s.ServeHTTP(rw, r)
+		return
+	}
+	w.fallback.ServeHTTP(rw, r)
+}
+
+// site is what the three sites share: templates and one lock over the
+// state, held for the whole of each request so a request sees and leaves
+// a consistent state.
+type site struct {
+	mu   sync.Mutex
+	tmpl *template.Template
+	mux  *http.ServeMux
+}
+
+func newSite(name string, fallback http.Handler, funcs template.FuncMap) *site {
+	f := template.FuncMap{"query": queryWith}
+	for k, v := range funcs {
+		f[k] = v
+	}
+	t := template.Must(template.New(name).Funcs(f).ParseFS(templateFS, "templates/"+name+"/*.html"))
+	s := &site{tmpl: t, mux: http.NewServeMux()}
+	// Static files, and anything the site has no page for, come from the
+	// archive (or are its misses).
+	s.mux.Handle("/", fallback)
+	return s
+}
+
+// handle registers a page or form handler; it runs under the site's lock.
+func (s *site) handle(pattern string, h func(w http.ResponseWriter, r *http.Request)) {
+	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		h(w, r)
+	})
+}
+
+func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+
+// render writes the named page. Every page carries no-store: a browser
+// that outlives a task must not show the next task a cached page of this
+// one's state.
+func (s *site) render(w http.ResponseWriter, status int, name string, data any) {
+	var b strings.Builder
+	if err := s.tmpl.ExecuteTemplate(&b, name, data); err != nil {
+		http.Error(w, "sandbox: rendering "+name+": "+err.Error(), http.StatusInternalServerError)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	w.Write([]byte(b.String()))
+}
+
+// seeOther answers a form post with a redirect to the page showing its
+// result, so reloading that page never posts twice.
+func seeOther(w http.ResponseWriter, r *http.Request, to string) {
+	w.Header().Set("Cache-Control", "no-store")
+	http.Redirect(w, r, to, http.StatusSeeOther)
+}
+
+// problem is a page explaining why a form was refused, with the status the
+// judge's network clause sees.
+type problem struct {
+	Title, Message, Back, BackText string
+}
+
+func (s *site) refuse(w http.ResponseWriter, status int, p problem) {
+	s.render(w, status, "problem", p)
+}
+
+// queryWith returns the query of u with key set to value (removed when
+// value is ""), for filter links that keep the other filters.
+func queryWith(u *url.URL, key, value string) string {
+	q := u.Query()
+	if value == "" {
+		q.Del(key)
+	} else {
+		q.Set(key, value)
+	}
+	if len(q) == 0 {
+		return u.Path
+	}
+	return u.Path + "?" + q.Encode()
+}
