@@ -176,7 +176,9 @@ func RunExec(ctx context.Context, s *mcpclient.Session, opts ExecOptions) *Outco
 	if u, ok, err := readUsage(p.usageFile); err != nil {
 		p.setStop(StopError, err)
 	} else if ok {
-		if err := p.charge(u); err != nil {
+		if usage, usd, err := p.reported(u); err != nil {
+			p.setStop(StopError, err)
+		} else if err := opts.Budget.ChargeReported(usage, usd); err != nil {
 			p.setStop(StopBudget, err)
 		}
 	}
@@ -381,15 +383,6 @@ func (p *execProxy) checkUsage(u ExecUsage) error {
 		return &llm.BudgetExceededError{Cap: llm.CapMaxUSD, Limit: p.opts.Budget.Caps().MaxUSD, Seen: usd}
 	}
 	return nil
-}
-
-// charge charges the budget once with the agent's final report.
-func (p *execProxy) charge(u ExecUsage) error {
-	usage, usd, err := p.reported(u)
-	if err != nil {
-		return err
-	}
-	return p.opts.Budget.ChargeReported(usage, usd)
 }
 
 // readUsage reads the usage file; ok is false when the agent wrote none.

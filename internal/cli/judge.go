@@ -90,6 +90,9 @@ func runJudge(st *State, args []string) error {
 	}
 	fmt.Fprintf(st.Stdout, "%s: final URL %s\n", task.ID, obs.URL)
 	fmt.Fprintf(st.Stdout, "trust: %s: %s\n", report.TrustUnrestricted, report.UnrestrictedNote)
+	for _, sig := range report.TamperSignals(&obs) {
+		fmt.Fprintf(st.Stdout, "tamper signal: %s\n", sig)
+	}
 	for _, e := range v.Evidence {
 		mark := "ok  "
 		if !e.Passed {

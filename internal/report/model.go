@@ -1,6 +1,8 @@
 package report
 
 import (
+	"fmt"
+	"strings"
 	"time"
 
 	"contractbench/internal/contract"
@@ -247,4 +249,29 @@ func joinNonEmpty(a, b string) string {
 		return a
 	}
 	return a + "; " + b
+}
+
+// TamperSignals lists what in obs suggests the page was changed by
+// something other than the page and the harness's tools. It is run only
+// for unrestricted agents, and it can only see traces in the stored
+// Observation: script run over CDP (Runtime.evaluate) or DOM rewriting
+// (DOM.setOuterHTML) leaves none the judge can tell from the page's own
+// scripts. A signal is a hint for a reader, never a verdict: a
+// single-page application changes its address without a document load
+// too.
+func TamperSignals(obs *contract.Observation) []string {
+	if obs == nil {
+		return nil
+	}
+	final, _, _ := strings.Cut(obs.URL, "#")
+	if !strings.HasPrefix(final, "https://") && !strings.HasPrefix(final, "http://") {
+		return nil
+	}
+	for _, n := range obs.Network {
+		if u, _, _ := strings.Cut(n.URL, "#"); u == final && (n.ResourceType == "" || n.ResourceType == "Document") {
+			return nil
+		}
+	}
+	return []string{fmt.Sprintf("the final URL %s was never loaded: no document request for it is in the network log, "+
+		"so the address changed without a load (history API, or script run over CDP)", obs.URL)}
 }

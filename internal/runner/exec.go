@@ -69,4 +69,7 @@ func (r *taskRun) trust(res *report.TaskResult) {
 		return
 	}
 	report.Unrestricted(res)
+	for _, sig := range report.TamperSignals(res.Observation) {
+		res.Reason = joinReasons(res.Reason, "tamper signal: "+sig)
+	}
 }
