@@ -15,7 +15,7 @@ import (
 
 var regradeCommand = command{
 	name:    "regrade",
-	summary: "re-grade a stored report's observations against the suite's current contracts, offline",
+	summary: "re-grade a stored report against the suite's current contracts, offline",
 	run:     runRegrade,
 }
 
