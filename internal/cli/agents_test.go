@@ -206,3 +206,22 @@ func TestExecAgentUsage(t *testing.T) {
 		})
 	}
 }
+
+// contractbench judge grades a browser the agent held itself: whatever
+// the verdict, it carries the label, and it is never "passed".
+func TestJudgeLabelsItsVerdict(t *testing.T) {
+	t.Parallel()
+	r := runE2E(t, nil, "judge", "--suite", suiteDir, "--task", task01, "--browser-url", e2e.browserURL, "--now")
+	if !hasLine(r.stdout, "trust: unrestricted agent: "+report.UnrestrictedNote) {
+		t.Errorf("judge output lacks the trust line:\n%s", r)
+	}
+	// --now sees no network, so task-01's network clause fails.
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	last := lines[len(lines)-1]
+	if r.code != ExitFailed || !strings.HasPrefix(last, task01+": failed | failed_postcondition: ") || !strings.HasSuffix(last, " | trust: unrestricted agent") {
+		t.Errorf("want exit %d and a labelled failure as the last line, got %s", ExitFailed, r)
+	}
+	if strings.Contains(r.stdout, ": passed") {
+		t.Errorf("judge said passed:\n%s", r)
+	}
+}
