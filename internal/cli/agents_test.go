@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"contractbench/internal/report"
+	"contractbench/internal/transcript"
 )
 
 // examplesDir holds the example agents, relative to this package. Agents
@@ -223,5 +224,32 @@ func TestJudgeLabelsItsVerdict(t *testing.T) {
 	}
 	if strings.Contains(r.stdout, ": passed") {
 		t.Errorf("judge said passed:\n%s", r)
+	}
+}
+
+// An outside agent's tool calls are recorded like any agent's, and the
+// transcript replays: the replay agent plays its calls against the same
+// task and the judge grades the result again.
+func TestOutsideAgentRecordsAndReplays(t *testing.T) {
+	t.Parallel()
+	needTool(t, "python3", "apt-get install python3")
+	const task = "task-10-tc39-ecma262-strict-mode"
+	dir := t.TempDir()
+	r := runE2E(t, agentEnv(), "record", "--suite", suiteDir, "--agent", "exec", "--agent-cmd", "python3 "+examplesDir+"/mcp_agent.py",
+		"--model", "scripted", "--task", task, "--out", dir)
+	if r.code != ExitOK {
+		t.Fatalf("record: %s", r)
+	}
+	tr, err := transcript.ReadFile(filepath.Join(dir, task+".jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Header.RecordedBy != "exec:scripted" || len(tr.Calls) != 4 || tr.Final == nil || tr.Final.Answer != "The section is 11.2.2 Strict Mode Code." {
+		t.Errorf("transcript: recorded_by %q, %d calls, final %+v; want exec:scripted, 4 calls and the agent's answer",
+			tr.Header.RecordedBy, len(tr.Calls), tr.Final)
+	}
+	r = runE2E(t, nil, "run", "--suite", suiteDir, "--task", task, "--transcripts", dir, "--out", t.TempDir())
+	if r.code != ExitOK || !hasLine(r.stdout, task+": passed") {
+		t.Errorf("replaying the outside agent's transcript: %s", r)
 	}
 }

@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"io"
+	"sync"
+
 	"contractbench/internal/runner"
 )
 
@@ -29,8 +32,21 @@ func execAgent(st *State, o runOptions) (*runner.ExecAgent, error) {
 		CDP:     o.agentCDP,
 		Model:   o.model,
 		Version: Version(),
-		Stderr:  st.Stderr,
+		Stderr:  &lockedWriter{w: st.Stderr},
 	}, nil
+}
+
+// lockedWriter serializes the writes of agents that run in parallel
+// (-j) to one stream.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 // execModel is the model named in an outside agent's transcripts: what
