@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"contractbench/internal/contract"
+	"contractbench/internal/judge"
 	"contractbench/internal/report"
 	"contractbench/internal/suite"
 )
@@ -30,9 +31,10 @@ Writes the new report to <out>/<name>-regraded.{md,json} and junit.xml
 (default out: a regraded/ folder beside REPORT.json), saying it was
 regraded and from what, and prints each changed outcome. A warning names
 every place a verdict may differ from a new run's: a contract naming a
-selector (or a screenshot class) the stored Observation lacks, since the
-judge only captured what the old contract named; a task no longer in the
-suite; a result without an Observation (an error before the judge ran).
+selector, a dom_text string over texts the judge cut, or a screenshot
+class the stored Observation has no answer for, since the judge captured
+only what the old contract asked; a task no longer in the suite; a result
+without an Observation (an error before the judge ran).
 
 Exit codes: 0 every result passed; 1 one did not; 2 bad usage or input.
 `
@@ -111,7 +113,7 @@ func runRegrade(st *State, args []string) error {
 			}
 		}
 		before := res.Outcome
-		regrade(res, contract.Evaluate(t.Postconditions, obs, classes))
+		regrade(res, judge.Evaluate(t.Postconditions, &obs, classes))
 		if res.Outcome != before {
 			reg.Changed++
 			fmt.Fprintf(st.Stdout, "%s: %s -> %s\n", name, before, res.Outcome)
@@ -141,15 +143,23 @@ func runRegrade(st *State, args []string) error {
 	return err
 }
 
-// missingFromObservation warns of every selector and screenshot the
-// contract reads that the stored Observation does not have: the judge
-// captured what the contract of its day named, so a new selector is
-// judged as missing, which a new run might not.
+// missingFromObservation warns of every selector, string and screenshot
+// the contract reads that the stored Observation has no answer for: the
+// judge captured what the contract of its day asked, so a new selector
+// or a new dom_text string over cut texts cannot be decided, and fails,
+// where a new run might pass.
 func missingFromObservation(name string, pc contract.Postconditions, obs *contract.Observation) []string {
 	var out []string
-	for _, sel := range contract.Selectors(pc) {
-		if _, ok := obs.Elements[sel]; !ok {
-			out = append(out, fmt.Sprintf("%s: the contract names selector %q, which the stored Observation lacks (judged as missing; a new run would capture it)", name, sel))
+	for _, q := range contract.Queries(pc) {
+		el, ok := obs.Elements[q.Selector]
+		if !ok {
+			out = append(out, fmt.Sprintf("%s: the contract names selector %q, which the stored Observation lacks (undecided, so failed; a new run would capture it)", name, q.Selector))
+			continue
+		}
+		for _, want := range q.Contains {
+			if _, answered := el.Contains[want]; !answered && el.TextsCut {
+				out = append(out, fmt.Sprintf("%s: the contract looks for %q in %q, which the stored Observation has no answer for and whose texts it cut (undecided, so failed)", name, want, q.Selector))
+			}
 		}
 	}
 	if len(contract.ClassIDs(pc)) > 0 && obs.Screenshot.PHash == "" {
@@ -164,11 +174,7 @@ func missingFromObservation(name string, pc contract.Postconditions, obs *contra
 // agent's own (timeout, budget, error) and a tool-taint keep their
 // outcome, since the contract never decided those.
 func regrade(res *report.TaskResult, v contract.Verdict) {
-	res.Evidence = v.Evidence
-	res.FailedPostcondition = ""
-	if !v.Passed {
-		res.FailedPostcondition = v.FailedClause()
-	}
+	res.SetVerdict(v)
 	contractDecided := res.Outcome == report.OutcomePassed || res.Outcome == report.OutcomeFailed ||
 		res.Outcome == report.OutcomeReplayDrift ||
 		(res.Outcome == report.OutcomeTainted && res.Trust != "" && !toolTainted(res))
@@ -187,7 +193,15 @@ func regrade(res *report.TaskResult, v contract.Verdict) {
 	case v.Passed:
 		res.Outcome, res.Reason = report.OutcomePassed, ""
 	default:
-		res.Outcome, res.Reason = report.OutcomeFailed, missed
+		// As the runner says it (runner.decide).
+		var why string
+		switch {
+		case v.Unstable != "":
+			why = v.Unstable
+		case v.Undecided:
+			why = "the judge's observation could not decide " + v.FailedClause() + ", which never passes"
+		}
+		res.Outcome, res.Reason = report.OutcomeFailed, joinReason(why, missed)
 	}
 	if res.Trust != "" {
 		report.Unrestricted(res)
