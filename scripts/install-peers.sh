@@ -5,12 +5,14 @@
 #
 #   @playwright/mcp      0.0.83  (with playwright and playwright-core)
 #   chrome-devtools-mcp  1.11.0  (self-contained bundle)
+#   @modelcontextprotocol/sdk 1.32.2 (the official MCP TypeScript SDK, for
+#                        the example agent in examples/agents/)
 #
 # Only those npm packages are fetched. Both peers drive the runner's own
 # Chromium over CDP, so no browser is downloaded: the skip variables below
 # are set for any package that would honour them, and `npm ci
 # --ignore-scripts` runs no package script, which is where a download would
-# happen (none of the four locked packages declares an install script
+# happen (none of the locked packages declares an install script
 # today; the flag keeps it that way if one ever does).
 #
 # Needs Node.js 20.19 or newer (chrome-devtools-mcp's engines field). As
@@ -55,13 +57,13 @@ pinned() {
 }
 
 up_to_date=yes
-for pkg in @playwright/mcp chrome-devtools-mcp; do
+for pkg in @playwright/mcp chrome-devtools-mcp @modelcontextprotocol/sdk; do
 	if [ "$(installed "$pkg")" != "$(pinned "$pkg")" ]; then
 		up_to_date=no
 	fi
 done
 if [ "$up_to_date" = yes ]; then
-	echo "peers already installed: @playwright/mcp $(installed @playwright/mcp), chrome-devtools-mcp $(installed chrome-devtools-mcp)" >&2
+	echo "peers already installed: @playwright/mcp $(installed @playwright/mcp), chrome-devtools-mcp $(installed chrome-devtools-mcp), @modelcontextprotocol/sdk $(installed @modelcontextprotocol/sdk)" >&2
 	exit 0
 fi
 
@@ -70,10 +72,10 @@ export PUPPETEER_SKIP_DOWNLOAD=1
 export PUPPETEER_SKIP_CHROMIUM_DOWNLOAD=1
 npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
 
-for pkg in @playwright/mcp chrome-devtools-mcp; do
+for pkg in @playwright/mcp chrome-devtools-mcp @modelcontextprotocol/sdk; do
 	if [ "$(installed "$pkg")" != "$(pinned "$pkg")" ]; then
 		echo "after npm ci, $pkg is $(installed "$pkg"), want $(pinned "$pkg")" >&2
 		exit 1
 	fi
 done
-echo "peers installed: @playwright/mcp $(installed @playwright/mcp), chrome-devtools-mcp $(installed chrome-devtools-mcp)" >&2
+echo "peers installed: @playwright/mcp $(installed @playwright/mcp), chrome-devtools-mcp $(installed chrome-devtools-mcp), @modelcontextprotocol/sdk $(installed @modelcontextprotocol/sdk)" >&2

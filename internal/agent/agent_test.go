@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -212,8 +213,11 @@ func TestRunStops(t *testing.T) {
 		name     string
 		caps     llm.Caps
 		provider func() llm.Provider
-		// timeout bounds the run; cancelled ends ctx before it starts.
-		timeout    time.Duration
+		// expireAt makes the run's deadline pass once the loop waits on
+		// the model (at "model") or on a tool call (at "tool"): when, not
+		// how long, so a busy machine cannot move it. cancelled ends ctx
+		// before it starts.
+		expireAt   string
 		cancelled  bool
 		killServer bool
 
@@ -299,7 +303,7 @@ func TestRunStops(t *testing.T) {
 		{
 			name:     "deadline while the model thinks",
 			provider: func() llm.Provider { return &fakeModel{turns: []turn{{wait: true}}} },
-			timeout:  50 * time.Millisecond,
+			expireAt: "model",
 			wantStop: agent.StopTimeout, wantTurns: 1,
 			check: wantErrIs(context.DeadlineExceeded),
 		},
@@ -308,7 +312,7 @@ func TestRunStops(t *testing.T) {
 			provider: func() llm.Provider {
 				return &fakeModel{turns: []turn{calls(call("a", "hang", `{}`))}}
 			},
-			timeout:  200 * time.Millisecond,
+			expireAt: "tool",
 			wantStop: agent.StopTimeout, wantServerCalls: 1, wantTurns: 1,
 			check: wantErrIs(context.DeadlineExceeded),
 		},
@@ -354,17 +358,27 @@ func TestRunStops(t *testing.T) {
 				e.session.Wait()
 			}
 			ctx := context.Background()
-			if tt.timeout > 0 {
-				var cancel context.CancelFunc
-				ctx, cancel = context.WithTimeout(ctx, tt.timeout)
-				defer cancel()
+			provider := tt.provider()
+			if tt.expireAt != "" {
+				d := newDeadlineOnCue()
+				ctx = d
+				go func() {
+					for {
+						model, ok := provider.(*fakeModel)
+						if (tt.expireAt == "model" && ok && len(model.requests()) > 0) || (tt.expireAt == "tool" && e.serverCalls() > 0) {
+							d.expire()
+							return
+						}
+						time.Sleep(5 * time.Millisecond)
+					}
+				}()
 			}
 			if tt.cancelled {
 				var cancel context.CancelFunc
 				ctx, cancel = context.WithCancel(ctx)
 				cancel()
 			}
-			out := agent.Run(ctx, tt.provider(), e.session, agent.Options{
+			out := agent.Run(ctx, provider, e.session, agent.Options{
 				Instruction: "Keep going.", Budget: newBudget(t, tt.caps), BeforeCall: e.beforeCall,
 			})
 			if out.Stop != tt.wantStop {
@@ -502,5 +516,31 @@ func TestRunRecordsAndReplays(t *testing.T) {
 				t.Errorf("replay answered %q, want the recorded %q", replay.Answer, out.Answer)
 			}
 		})
+	}
+}
+
+// deadlineOnCue is a context whose deadline passes when expire is called,
+// for tests that stop a run at a given point rather than after a given
+// time. It reports no Deadline, so nothing below schedules on one.
+type deadlineOnCue struct {
+	context.Context
+	done chan struct{}
+	once sync.Once
+}
+
+func newDeadlineOnCue() *deadlineOnCue {
+	return &deadlineOnCue{Context: context.Background(), done: make(chan struct{})}
+}
+
+func (d *deadlineOnCue) expire() { d.once.Do(func() { close(d.done) }) }
+
+func (d *deadlineOnCue) Done() <-chan struct{} { return d.done }
+
+func (d *deadlineOnCue) Err() error {
+	select {
+	case <-d.done:
+		return context.DeadlineExceeded
+	default:
+		return nil
 	}
 }

@@ -24,6 +24,7 @@ func commands() []command {
 		compareCommand,
 		mergeCommand,
 		judgeCommand,
+		regradeCommand,
 		validateCommand,
 		webCommand,
 		mcpCommand,

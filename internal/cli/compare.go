@@ -38,7 +38,9 @@ func runCompare(st *State, args []string) error {
 	list := fs.String("server", "builtin,playwright,chrome-devtools", "comma-separated servers to compare")
 	base := fs.String("base", "playwright", "server the ratios are against")
 	fs.StringVar(&f.serversFile, "servers", "", "file describing the MCP tool servers (default: servers.yaml beside the suite folder)")
-	fs.StringVar(&f.agent, "agent", "replay", "replay or reference (paid agents: use run per server)")
+	fs.StringVar(&f.agent, "agent", "replay", "replay, reference or exec (paid agents: use run per server)")
+	fs.StringVar(&f.agentCmd, "agent-cmd", "", "with --agent exec: the agent's command (docs/agents.md)")
+	fs.BoolVar(&f.agentCDP, "agent-cdp", false, "with --agent exec: also give the agent raw CDP; every verdict is then labelled unrestricted")
 	fs.IntVar(&f.parallel, "j", 1, "tasks run in parallel, each with its own browser")
 	out := fs.String("out", "", "report folder (default <suite>/reports)")
 	if err := parse(fs, args); err != nil {
@@ -47,7 +49,7 @@ func runCompare(st *State, args []string) error {
 	if fs.NArg() > 0 {
 		return usagef("compare: unexpected argument %q", fs.Arg(0))
 	}
-	if f.agent != "replay" && f.agent != "mock" && f.agent != agentReference {
+	if f.agent != "replay" && f.agent != "mock" && f.agent != agentReference && f.agent != agentExec {
 		return usagef("compare: --agent %s: compare replays recordings or plays references; run paid agents with run --server", f.agent)
 	}
 	names := strings.Split(*list, ",")

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"contractbench/internal/judge"
+	"contractbench/internal/report"
 )
 
 var judgeCommand = command{
@@ -30,7 +31,16 @@ own clock a few seconds ahead, so that a state the page was about to
 replace does not pass (docs/contracts.md, "What the judge sees"). After
 that the page's clock stands still: grade last.
 
-Exits 0 when the contract holds and 1 when it does not.
+Every verdict is labelled "trust: unrestricted agent": your agent holds the
+browser's raw CDP endpoint, with which it can run script in the page or
+rewrite the DOM the judge reads, so a contract that holds says what the
+final state was, not that the agent reached it by doing the task. It is
+never reported as passed (docs/agents.md). For a verdict that counts, run
+your agent with "contractbench run --agent exec", which gives it the
+harness's MCP tool server instead.
+
+Exits 0 when the contract holds (labelled, not passed) and 1 when it does
+not.
 `
 
 func runJudge(st *State, args []string) error {
@@ -79,6 +89,10 @@ func runJudge(st *State, args []string) error {
 		return fmt.Errorf("observe: %w", err)
 	}
 	fmt.Fprintf(st.Stdout, "%s: final URL %s\n", task.ID, obs.URL)
+	fmt.Fprintf(st.Stdout, "trust: %s: %s\n", report.TrustUnrestricted, report.UnrestrictedNote)
+	for _, sig := range report.TamperSignals(&obs) {
+		fmt.Fprintf(st.Stdout, "tamper signal: %s\n", sig)
+	}
 	for _, e := range v.Evidence {
 		mark := "ok  "
 		if !e.Passed {
@@ -87,9 +101,9 @@ func runJudge(st *State, args []string) error {
 		fmt.Fprintf(st.Stdout, "  %s %s (%s): expected %s; saw %s\n", mark, e.Path, e.Kind, e.Expected, e.Seen)
 	}
 	if !v.Passed {
-		fmt.Fprintf(st.Stdout, "%s: failed | failed_postcondition: %s\n", task.ID, v.FailedClause())
+		fmt.Fprintf(st.Stdout, "%s: failed | failed_postcondition: %s | trust: %s\n", task.ID, v.FailedClause(), report.TrustUnrestricted)
 		return failed("")
 	}
-	fmt.Fprintf(st.Stdout, "%s: passed\n", task.ID)
+	fmt.Fprintf(st.Stdout, "%s: contract held, not passed | trust: %s\n", task.ID, report.TrustUnrestricted)
 	return nil
 }

@@ -1,8 +1,13 @@
 package cli
 
 import (
+	"context"
+	"fmt"
 	"io"
+	"net"
+	"net/http"
 	"path/filepath"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -14,7 +19,7 @@ import (
 
 var mcpCommand = command{
 	name:    "mcp",
-	summary: "run the built-in MCP browser tool server over stdio",
+	summary: "run the built-in MCP browser tool server over stdio or HTTP",
 	run:     runMCP,
 }
 
@@ -26,21 +31,37 @@ it launches its own headless Chromium, and with --web replay serves the
 suite's fixture web under the real host names, so it can be used as a
 standalone browser server.
 
+With --http ADDR it speaks MCP's streamable HTTP transport instead, at
+http://ADDR/mcp, for MCP clients that connect by URL (coding agents, agent
+frameworks); ADDR must be a loopback address (127.0.0.1:8931, or port 0
+for any free port), since whoever reaches it drives the browser. The URL is
+printed on stderr once the server listens.
+
 Tools: navigate, read_page, find, click, type, press_key, select_option,
 scroll, go_back, wait_for, screenshot, tabs. None runs JavaScript supplied
 by the client.
 `
 
 func runMCP(st *State, args []string) error {
-	fs := newFlags(st, "contractbench mcp [--cdp URL | --web live|replay [--suite DIR]]", mcpHelp)
+	fs := newFlags(st, "contractbench mcp [--cdp URL | --web live|replay [--suite DIR]] [--http ADDR]", mcpHelp)
 	cdp := fs.String("cdp", "", "DevTools endpoint of a running browser (http://127.0.0.1:9222)")
 	web := fs.String("web", "live", "without --cdp: live (the real network) or replay (the suite's fixture web)")
 	suiteDir := fs.String("suite", defaultSuite, "suite whose web/ archive --web replay serves")
+	httpAddr := fs.String("http", "", "serve MCP streamable HTTP at http://ADDR/mcp (a loopback address) instead of stdio")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usagef("mcp: unexpected argument %q", fs.Arg(0))
+	}
+	var ln net.Listener
+	if *httpAddr != "" {
+		// Listen before the browser starts, so a bad address fails fast.
+		var err error
+		if ln, err = listenLoopback(*httpAddr); err != nil {
+			return err
+		}
+		defer ln.Close()
 	}
 	ctx, cancel := st.Context()
 	defer cancel()
@@ -78,7 +99,45 @@ func runMCP(st *State, args []string) error {
 		return err
 	}
 	defer server.Close()
+	if ln != nil {
+		return serveHTTP(ctx, st, ln, server.MCP())
+	}
 	return server.MCP().Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(st.Stdin), Writer: nopWriteCloser{st.Stdout}})
+}
+
+// listenLoopback listens on addr, which must name a loopback host.
+func listenLoopback(addr string) (net.Listener, error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, usagef("mcp: --http %q: %v (want HOST:PORT, e.g. 127.0.0.1:8931)", addr, err)
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return nil, usagef("mcp: --http %q: %q is not a loopback address; whoever reaches the server drives the browser", addr, host)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, usagef("mcp: --http %q: %v", addr, err)
+	}
+	return ln, nil
+}
+
+// serveHTTP serves server over MCP streamable HTTP on ln until ctx ends.
+func serveHTTP(ctx context.Context, st *State, ln net.Listener, server *mcp.Server) error {
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil))
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(st.Stderr, "MCP streamable HTTP: http://%s/mcp\n", ln.Addr())
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("mcp: serve http: %w", err)
+	case <-ctx.Done():
+		shut, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		srv.Shutdown(shut)
+		return nil
+	}
 }
 
 type nopWriteCloser struct{ io.Writer }

@@ -22,7 +22,9 @@ Runs tasks like "run" and writes each one's tool calls as a transcript,
 <out>/<task>.jsonl (default <suite>/transcripts/<server>/). The reference
 agent plays the task spec's scripted solution (recorded_by: reference); an
 LLM agent records recorded_by: anthropic:<model> or openai:<model> and
-needs CONTRACTBENCH_REAL=1 and the provider's key.
+needs CONTRACTBENCH_REAL=1 and the provider's key; an outside agent
+(--agent exec --agent-cmd) records exec:<model>, the model being what
+--model names (exec:unnamed without it).
 
 The judge grades every task as usual. A transcript whose contract failed is
 not written unless --keep-failing is given, so the replay suite only holds
@@ -30,9 +32,9 @@ runs that passed.
 `
 
 func runRecord(st *State, args []string) error {
-	fs := newFlags(st, "contractbench record --agent reference|anthropic|openai [--task ID]... [flags]", recordHelp)
+	fs := newFlags(st, "contractbench record --agent reference|anthropic|openai|exec [--task ID]... [flags]", recordHelp)
 	var f runFlags
-	f.register(fs, agentReference, "reference, anthropic (alias claude) or openai")
+	f.register(fs, agentReference, "reference, anthropic (alias claude), openai or exec (your own, --agent-cmd)")
 	out := fs.String("out", "", "transcript folder (default <suite>/transcripts/<server>)")
 	keep := fs.Bool("keep-failing", false, "also write transcripts of tasks whose contract failed")
 	if err := parse(fs, args); err != nil {
@@ -55,9 +57,12 @@ func runRecord(st *State, args []string) error {
 	cfg.Transcripts = func(t *suite.Task, p llm.Provider) transcript.Header {
 		digest, _ := taskDigest(t) // the task loaded, so it has a canonical form
 		h := transcript.Header{Task: t.ID, TaskDigest: digest, Server: f.server, Created: st.Now().UTC().Truncate(1e9)}
-		if f.agent == agentReference {
+		switch {
+		case f.agent == agentReference:
 			h.RecordedBy = transcript.RecordedByReference
-		} else {
+		case p == nil: // an outside agent: what it runs is what --model says
+			h.RecordedBy, h.Model = transcript.RecordedBy(agentExec, execModel(f.model)), execModel(f.model)
+		default:
 			h.RecordedBy, h.Model = transcript.RecordedBy(p.Name(), p.Model()), p.Model()
 		}
 		return h

@@ -57,6 +57,9 @@ func verdictOf(st *State, run *report.Run, baseline *report.Baseline) error {
 		if r.FailedPostcondition != "" {
 			line += " | failed_postcondition: " + r.FailedPostcondition
 		}
+		if r.Trust != "" {
+			line += " | trust: " + r.Trust
+		}
 		if r.USD > 0 {
 			line += " | cost " + llm.FormatUSD(r.USD)
 		}
@@ -85,7 +88,13 @@ func verdictOf(st *State, run *report.Run, baseline *report.Baseline) error {
 	if baseline != nil {
 		failures := report.Gate(baseline, run)
 		if len(failures) > 0 {
-			fmt.Fprintf(st.Stdout, "gate: FAILED (%d of %d covered tasks)\n", len(failures), len(baseline.Tasks))
+			tasks := 0
+			for _, f := range failures {
+				if f.Task != "" { // the rest are about the run as a whole
+					tasks++
+				}
+			}
+			fmt.Fprintf(st.Stdout, "gate: FAILED (%d of %d covered tasks)\n", tasks, len(baseline.Tasks))
 			for _, f := range failures {
 				fmt.Fprintf(st.Stdout, "  %s\n", f)
 			}

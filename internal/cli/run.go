@@ -51,6 +51,8 @@ func (f *runFlags) register(fs *flag.FlagSet, agent, agentUsage string) {
 	fs.StringVar(&f.model, "model", "", "model for paid agents (default: the provider's)")
 	fs.StringVar(&f.baseURL, "base-url", "", "OpenAI-compatible server URL for --agent openai")
 	fs.StringVar(&f.runOptions.recordTo, "record-to", "", "with --web record: folder the captured archive is written to (default <suite>/web-recorded)")
+	fs.StringVar(&f.agentCmd, "agent-cmd", "", "with --agent exec: the agent's command, run with sh -c for each task (docs/agents.md)")
+	fs.BoolVar(&f.agentCDP, "agent-cdp", false, "with --agent exec: also give the agent the browser's raw CDP endpoint; every verdict is then labelled unrestricted and never counts as passed")
 	fs.Var(&f.prices, "price", "price of a model missing from the table: MODEL=IN,OUT[,CACHE_READ,CACHE_WRITE] USD per million tokens (repeatable)")
 }
 
@@ -68,7 +70,7 @@ func runRun(st *State, args []string) error {
 	if defaultAgent == "" {
 		defaultAgent = "replay"
 	}
-	f.register(fs, defaultAgent, "replay (alias mock), reference, anthropic (alias claude) or openai; env CONTRACTBENCH_AGENT")
+	f.register(fs, defaultAgent, "replay (alias mock), reference, anthropic (alias claude), openai or exec (your own, --agent-cmd); env CONTRACTBENCH_AGENT")
 	fs.IntVar(&f.repeat, "repeat", 1, "run every task K times (pass counts and a 95% Wilson interval)")
 	out := fs.String("out", "", "report folder (default <suite>/reports)")
 	gate := fs.Bool("gate", false, "fail unless every task of baseline.json passed")

@@ -48,6 +48,9 @@ type runOptions struct {
 	serversFile string
 	// recordTo is where --web record writes its capture.
 	recordTo string
+	// agentCmd and agentCDP configure --agent exec.
+	agentCmd string
+	agentCDP bool
 }
 
 // newRunConfig checks every input a run needs before anything starts, so a
@@ -118,9 +121,13 @@ func newRunConfig(st *State, o runOptions) (*runner.Config, error) {
 		BrowserURL: o.browserURL,
 		Now:        st.Now,
 	}
-	cfg.Provider, err = providerFunc(st, s, tasks, o, prices, profile)
-	if err != nil {
+	if cfg.Exec, err = execAgent(st, o); err != nil {
 		return nil, err
+	}
+	if cfg.Exec == nil {
+		if cfg.Provider, err = providerFunc(st, s, tasks, o, prices, profile); err != nil {
+			return nil, err
+		}
 	}
 	if cfg.Inputs, err = taskInputs(s, tasks, o); err != nil {
 		return nil, err
@@ -152,6 +159,9 @@ func newRunConfig(st *State, o runOptions) (*runner.Config, error) {
 		Suite: o.suiteDir, Agent: o.agent, Server: o.server, Model: o.model, Web: string(web),
 		Caps:   report.Caps{MaxTokensPerTurn: caps.MaxTokensPerTurn, MaxToolIterations: caps.MaxToolIterations, MaxUSD: caps.MaxUSD},
 		Repeat: cfg.Repeat, Parallel: cfg.Parallel, Tasks: ids,
+	}
+	if cfg.Exec != nil && cfg.Exec.CDP {
+		cfg.Settings.Trust = report.TrustUnrestricted
 	}
 	return cfg, nil
 }

@@ -201,3 +201,28 @@ func (b *Budget) Exceeded() *BudgetExceededError {
 	defer b.mu.Unlock()
 	return b.exceeded
 }
+
+// Price returns what usage costs for model by the budget's price table,
+// without charging it.
+func (b *Budget) Price(model string, u Usage) (float64, error) {
+	price, err := b.prices.Lookup(model)
+	if err != nil {
+		return 0, err
+	}
+	return price.Cost(u), nil
+}
+
+// ChargeReported adds the totals an outside agent reported for its task:
+// its tokens and what it says they cost. Only max_usd applies: the
+// harness never sees an outside agent's turns, so max_tokens_per_turn is
+// the agent's own to honour. Like Charge, it counts the usage either way.
+func (b *Budget) ChargeReported(u Usage, usd float64) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.usage = b.usage.Add(u)
+	b.usd += usd
+	if b.usd > b.caps.MaxUSD {
+		return b.exceed(CapMaxUSD, b.caps.MaxUSD, b.usd)
+	}
+	return nil
+}

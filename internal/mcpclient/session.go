@@ -45,6 +45,10 @@ type Result struct {
 	Images []Image
 	// Duration is the call's wall time as the client measured it.
 	Duration time.Duration
+	// Raw is the server's result as it came, for a caller that passes it
+	// on unchanged (an outside agent's MCP endpoint); nil for a refused
+	// call.
+	Raw *mcp.CallToolResult
 }
 
 // Image is an image part of a tool result.
@@ -110,7 +114,7 @@ func (s *Session) Call(ctx context.Context, name string, args json.RawMessage) (
 	if err != nil {
 		return Result{Duration: d}, fmt.Errorf("mcp: call %s: %w", name, err)
 	}
-	out := Result{IsError: res.IsError, Duration: d}
+	out := Result{IsError: res.IsError, Duration: d, Raw: res}
 	if raw, err := json.Marshal(res.Content); err == nil {
 		out.Bytes = len(raw)
 	}

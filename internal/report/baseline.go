@@ -100,6 +100,8 @@ func lineAt(data []byte, off int64) int {
 
 // GateFailure is one reason a run does not meet its baseline.
 type GateFailure struct {
+	// Task is the covered task that failed; empty for a failure of the
+	// run as a whole (a run labelled with a Trust).
 	Task string
 	// Attempt is the failing attempt when the task ran more than once,
 	// 0 otherwise.
@@ -117,6 +119,9 @@ type GateFailure struct {
 //
 //	task-01-example-com-title: failed | failed_postcondition: postconditions[0] (url) | expected url matching ^https://example\.com/$, saw https://wrong.example/
 func (f GateFailure) String() string {
+	if f.Task == "" {
+		return "run: " + f.Evidence
+	}
 	var b strings.Builder
 	b.WriteString(f.Task)
 	if f.Attempt > 0 {
@@ -138,7 +143,8 @@ func (f GateFailure) String() string {
 }
 
 // Gate checks r against b and returns every failure, in baseline task order
-// and then attempt order; none means the gate passed. Every covered task
+// and then attempt order (a run labelled with a Trust first); none means
+// the gate passed. Every covered task
 // must have a result, and every result of a covered task must be passed
 // without replay drift: drift is never tolerated, even beside a passing
 // contract. Tasks the baseline does not cover are not gated.
@@ -149,6 +155,11 @@ func Gate(b *Baseline, r *Run) []GateFailure {
 		byTask[res.Task] = append(byTask[res.Task], res)
 	}
 	var out []GateFailure
+	if r.Settings.Trust != "" {
+		// Whatever its results, a run whose agent held raw browser access
+		// proves nothing the gate protects.
+		out = append(out, GateFailure{Evidence: "trust: " + r.Settings.Trust + ": " + UnrestrictedNote})
+	}
 	for _, task := range b.Tasks {
 		results := byTask[task]
 		if len(results) == 0 {

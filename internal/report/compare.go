@@ -27,12 +27,14 @@ type ServerRow struct {
 	MedianPageBytes float64 `json:"median_page_bytes"`
 	MedianCallMS    float64 `json:"median_call_ms"`
 	MedianTaskMS    float64 `json:"median_task_ms"`
+	// Trust is the run's trust label (TrustUnrestricted or empty).
+	Trust string `json:"trust,omitempty"`
 }
 
 // CompareRow computes the row of run, a run against one server whose page
 // tools are pageTools.
 func CompareRow(server string, run *Run, pageTools []string) ServerRow {
-	row := ServerRow{Server: server, Total: len(run.Results)}
+	row := ServerRow{Server: server, Total: len(run.Results), Trust: run.Settings.Trust}
 	var calls, callBytes, pageBytes, callMS, taskMS []float64
 	for _, r := range run.Results {
 		if r.Outcome.Passed() {
@@ -95,7 +97,11 @@ func WriteComparison(w io.Writer, rows []ServerRow, base string) error {
 		if ref != nil {
 			rb = *ref
 		}
-		fmt.Fprintf(&b, "| %s | %d / %d | %.1f | %s | %s | %s | %s | %s |\n", r.Server, r.Passed, r.Total, r.MedianToolCalls,
+		name := r.Server
+		if r.Trust != "" {
+			name += " (trust: " + r.Trust + ")"
+		}
+		fmt.Fprintf(&b, "| %s | %d / %d | %.1f | %s | %s | %s | %s | %s |\n", name, r.Passed, r.Total, r.MedianToolCalls,
 			ratio(r.MedianCallBytes, rb.MedianCallBytes), ratio(r.P90CallBytes, rb.P90CallBytes),
 			ratio(r.MedianPageBytes, rb.MedianPageBytes), ratio(r.MedianCallMS, rb.MedianCallMS),
 			ratio(r.MedianTaskMS, rb.MedianTaskMS))

@@ -82,6 +82,12 @@ func WriteJUnit(w io.Writer, r *Run) error {
 			{"incomplete", strconv.FormatBool(r.Incomplete)},
 		},
 	}
+	if r.Regraded != nil {
+		suite.Properties = append(suite.Properties, junitProperty{"regraded_from", r.Regraded.From})
+	}
+	if r.Settings.Trust != "" {
+		suite.Properties = append(suite.Properties, junitProperty{"trust", r.Settings.Trust})
+	}
 	for i := range r.Results {
 		res := &r.Results[i]
 		c := junitCase{Name: resultName(res, rep), Classname: classname, Time: junitSeconds(res.DurationMS)}
@@ -144,6 +150,9 @@ func (s *junitSuite) add(c junitCase) {
 // outcome, and the failing clause or the reason.
 func junitMessage(res *TaskResult) string {
 	msg := string(res.Outcome)
+	if res.Trust != "" {
+		msg += " | trust: " + res.Trust
+	}
 	if res.FailedPostcondition != "" {
 		msg += " | failed_postcondition: " + res.FailedPostcondition
 	}

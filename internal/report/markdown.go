@@ -77,6 +77,16 @@ func writeHeader(p *printer, r *Run, s Summary) {
 		p.printf("- shard: %s of the selection\n", set.Shard)
 	}
 	writeProvenanceLine(p, r)
+	if g := r.Regraded; g != nil {
+		p.printf("- regraded: from %s (run of %s) on %s against the suite's contracts at %s; %d outcome(s) changed\n",
+			code(g.From), code(orNone(g.FromGitSHA)), g.At.Format(time.RFC3339), code(orNone(g.SuiteGitSHA)), g.Changed)
+		for _, w := range g.Warnings {
+			p.printf("  - warning: %s\n", escape(w))
+		}
+	}
+	if set.Trust != "" {
+		p.printf("- trust: **%s**: %s\n", escape(set.Trust), UnrestrictedNote)
+	}
 	p.printf("- caps per task: %d tokens per turn, %d tool iterations, $%.2f\n",
 		set.Caps.MaxTokensPerTurn, set.Caps.MaxToolIterations, set.Caps.MaxUSD)
 	p.printf("- total tasks: %d, attempts per task: %d, results: %d\n", s.Tasks, max(set.Repeat, 1), s.Total)
@@ -106,8 +116,12 @@ func writeResults(p *printer, r *Run, rep bool) {
 		if res.FailedPostcondition != "" {
 			failed = code(res.FailedPostcondition)
 		}
+		outcome := string(res.Outcome)
+		if res.Trust != "" {
+			outcome += " (trust: " + escape(res.Trust) + ")"
+		}
 		p.printf("| %s | %s | %d | %d | %d | %s |\n",
-			cell(escape(resultName(res, rep))), res.Outcome,
+			cell(escape(resultName(res, rep))), outcome,
 			res.DurationMS, res.ToolCalls, res.ResponseBytes, cell(failed))
 	}
 	p.printf("\n")

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"fmt"
+	"strings"
 	"time"
 
 	"contractbench/internal/contract"
@@ -66,9 +68,33 @@ type Run struct {
 	// partial score is never mistaken for a full one.
 	Incomplete bool `json:"incomplete"`
 
+	// Regraded is set on a run re-graded offline from a stored report
+	// (contractbench regrade): what it was re-graded from and how.
+	Regraded *Regraded `json:"regraded,omitempty"`
+
 	// Results holds one entry per task and attempt, in task order and then
 	// attempt order.
 	Results []TaskResult `json:"results"`
+}
+
+// Regraded says where a re-graded run came from. The results' verdicts
+// are contract.Evaluate's on the stored Observations against the suite's
+// contracts as they were at Regraded.At; everything else (what the agent
+// did, durations, costs) is the original run's.
+type Regraded struct {
+	// From is the report file re-graded; FromGitSHA the commit its run
+	// measured (the run's GitSHA is kept as it was).
+	From       string    `json:"from"`
+	FromGitSHA string    `json:"from_git_sha"`
+	At         time.Time `json:"at"`
+	// SuiteGitSHA is the commit of the suite whose contracts graded it.
+	SuiteGitSHA string `json:"suite_git_sha"`
+	// Changed counts results whose outcome changed.
+	Changed int `json:"changed"`
+	// Warnings say where a verdict may differ from what a new run would
+	// give: a contract naming a selector the stored Observation lacks, a
+	// task no longer in the suite, a result with no Observation.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // Settings is what the run was asked to do.
@@ -89,6 +115,10 @@ type Settings struct {
 	// Shard, when set, says the run was one part of the selection (see
 	// Attempts); merging the parts' reports gives the whole.
 	Shard *Shard `json:"shard,omitempty"`
+	// Trust is TrustUnrestricted when the agent held raw access to the
+	// browser; empty when it reached the browser only through the
+	// harness's tool server.
+	Trust string `json:"trust,omitempty"`
 }
 
 // Caps are the budget caps of the run, as applied to every task.
@@ -145,6 +175,10 @@ type TaskResult struct {
 	Answer string `json:"answer,omitempty"`
 	// Calls is every tool call the agent made, in order.
 	Calls []Call `json:"calls,omitempty"`
+	// Trust is TrustUnrestricted when the agent held raw access to the
+	// browser (see Unrestricted); empty otherwise.
+	Trust string `json:"trust,omitempty"`
+
 	// WebMisses lists the requests the replay archive could not answer
 	// ("GET https://host/path"), in order; a fixture gap, not the agent's.
 	WebMisses []string `json:"web_misses,omitempty"`
@@ -218,4 +252,60 @@ type TaskProvenance struct {
 	// Chromium is the browser's product and version, from its DevTools
 	// endpoint.
 	Chromium string `json:"chromium,omitempty"`
+}
+
+// TrustUnrestricted labels a verdict on a browser the agent could drive
+// with raw CDP (contractbench judge, run --agent exec --agent-cdp). With
+// raw CDP an agent can run script in the page or rewrite the DOM, the
+// network and the dialogs the judge reads, so the verdict says what the
+// final state was but not that the agent reached it by doing the task.
+const TrustUnrestricted = "unrestricted agent"
+
+// UnrestrictedNote is what every view says beside the label.
+const UnrestrictedNote = "the agent held raw CDP access to the browser and could have written the evidence itself (page script, DOM rewriting), so no result of this run counts as passed and the gate fails (docs/agents.md)"
+
+// Unrestricted labels res TrustUnrestricted. A contract that held makes it
+// tainted, never passed, with a reason that says why.
+func Unrestricted(res *TaskResult) {
+	res.Trust = TrustUnrestricted
+	if res.Outcome == OutcomePassed {
+		res.Outcome = OutcomeTainted
+		res.Reason = joinNonEmpty(res.Reason, "the contract held, but the agent held raw CDP access to the browser, "+
+			"so it could have written the evidence itself: an unrestricted result never counts as passed")
+	}
+}
+
+func joinNonEmpty(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "; " + b
+}
+
+// TamperSignals lists what in obs suggests the page was changed by
+// something other than the page and the harness's tools. It is run only
+// for unrestricted agents, and it can only see traces in the stored
+// Observation: script run over CDP (Runtime.evaluate) or DOM rewriting
+// (DOM.setOuterHTML) leaves none the judge can tell from the page's own
+// scripts. A signal is a hint for a reader, never a verdict: a
+// single-page application changes its address without a document load
+// too.
+func TamperSignals(obs *contract.Observation) []string {
+	if obs == nil {
+		return nil
+	}
+	final, _, _ := strings.Cut(obs.URL, "#")
+	if !strings.HasPrefix(final, "https://") && !strings.HasPrefix(final, "http://") {
+		return nil
+	}
+	for _, n := range obs.Network {
+		if u, _, _ := strings.Cut(n.URL, "#"); u == final && (n.ResourceType == "" || n.ResourceType == "Document") {
+			return nil
+		}
+	}
+	return []string{fmt.Sprintf("the final URL %s was never loaded: no document request for it is in the network log, "+
+		"so the address changed without a load (history API, or script run over CDP)", obs.URL)}
 }

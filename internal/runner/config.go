@@ -49,7 +49,10 @@ type Config struct {
 	Provenance report.Provenance
 
 	Provider ProviderFunc
-	Server   ServerFunc
+	// Exec, when set, plays the agent with an outside command instead of
+	// Provider.
+	Exec   *ExecAgent
+	Server ServerFunc
 	// Allow lists the tools offered to the agent; nil offers all.
 	Allow []string
 	// Unsafe names the server's tools that could forge the evidence (run

@@ -93,9 +93,12 @@ func (r *taskRun) run(parent context.Context) (*report.TaskResult, *transcript.R
 		return errorResult(res, err), nil
 	}
 	startLoaded := r.openStartPage(ctx)
-	provider, err := r.cfg.Provider(r.task)
-	if err != nil {
-		return errorResult(res, &harnessError{"agent", err}), nil
+	var provider llm.Provider // nil for an outside agent
+	if r.cfg.Exec == nil {
+		var err error
+		if provider, err = r.cfg.Provider(r.task); err != nil {
+			return errorResult(res, &harnessError{"agent", err}), nil
+		}
 	}
 	caps, err := r.cfg.Caps.Lower(TaskCaps(r.task.Budget))
 	if err != nil {
@@ -128,15 +131,17 @@ func (r *taskRun) run(parent context.Context) (*report.TaskResult, *transcript.R
 	if r.cfg.Transcripts != nil {
 		rec = transcript.NewRecorder(r.cfg.Transcripts(r.task, provider))
 	}
-	out := agent.Run(ctx, provider, session, agent.Options{
-		Instruction: r.task.Instruction,
-		Budget:      budget,
-		Recorder:    rec,
-		BeforeCall: func(seq int, tool string) {
-			r.judge.MarkToolCall()
-			r.cfg.progress(Event{Task: r.task.ID, Attempt: r.attempt, Step: "call", Seq: seq, Tool: tool, Elapsed: r.cfg.now().Sub(r.start)})
-		},
-	})
+	var out *agent.Outcome
+	if r.cfg.Exec != nil {
+		out = r.runExec(ctx, session, budget, rec)
+	} else {
+		out = agent.Run(ctx, provider, session, agent.Options{
+			Instruction: r.task.Instruction,
+			Budget:      budget,
+			Recorder:    rec,
+			BeforeCall:  r.beforeCall,
+		})
+	}
 	fillAgent(res, out)
 
 	// The judge grades whatever state the browser is in, even after a
@@ -154,6 +159,7 @@ func (r *taskRun) run(parent context.Context) (*report.TaskResult, *transcript.R
 	res.Provenance = r.provenance(jctx)
 	decide(res, out, verdict, res.WebMisses)
 	r.taint(res, out)
+	r.trust(res)
 	return res, rec
 }
 

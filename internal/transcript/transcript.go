@@ -19,7 +19,8 @@ const RecordedByReference = "reference"
 
 // recordingProviders are the providers whose runs may be recorded; a header's
 // recorded_by is "<provider>:<model>" for one of them.
-var recordingProviders = []string{"anthropic", "openai"}
+// "exec" is an outside agent run with --agent exec.
+var recordingProviders = []string{"anthropic", "openai", "exec"}
 
 // RecordedBy returns the recorded_by value for a run of model through
 // provider, e.g. "anthropic:claude-sonnet-4-6".

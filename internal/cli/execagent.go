@@ -1,0 +1,59 @@
+package cli
+
+import (
+	"io"
+	"sync"
+
+	"contractbench/internal/runner"
+)
+
+// agentExec plays the agent with an outside command (--agent-cmd).
+const agentExec = "exec"
+
+// execAgent returns the outside agent of o, nil for any other agent. The
+// command gets this process's whole environment: it is the user's own
+// agent, and it may need its own keys (docs/agents.md).
+func execAgent(st *State, o runOptions) (*runner.ExecAgent, error) {
+	if o.agent != agentExec {
+		switch {
+		case o.agentCmd != "":
+			return nil, usagef("--agent-cmd applies only with --agent exec")
+		case o.agentCDP:
+			return nil, usagef("--agent-cdp applies only with --agent exec")
+		}
+		return nil, nil
+	}
+	if o.agentCmd == "" {
+		return nil, usagef("--agent exec needs --agent-cmd 'COMMAND' (docs/agents.md)")
+	}
+	return &runner.ExecAgent{
+		Command: o.agentCmd,
+		Env:     st.Environ(),
+		CDP:     o.agentCDP,
+		Model:   o.model,
+		Version: Version(),
+		Stderr:  &lockedWriter{w: st.Stderr},
+	}, nil
+}
+
+// lockedWriter serializes the writes of agents that run in parallel
+// (-j) to one stream.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// execModel is the model named in an outside agent's transcripts: what
+// --model says, since the harness cannot see what the agent runs.
+func execModel(model string) string {
+	if model == "" {
+		return "unnamed"
+	}
+	return model
+}
