@@ -48,6 +48,8 @@ type runOptions struct {
 	serversFile string
 	// recordTo is where --web record writes its capture.
 	recordTo string
+	// seed seeds --agent random.
+	seed uint64
 }
 
 // newRunConfig checks every input a run needs before anything starts, so a
@@ -153,6 +155,7 @@ func newRunConfig(st *State, o runOptions) (*runner.Config, error) {
 		Caps:   report.Caps{MaxTokensPerTurn: caps.MaxTokensPerTurn, MaxToolIterations: caps.MaxToolIterations, MaxUSD: caps.MaxUSD},
 		Repeat: cfg.Repeat, Parallel: cfg.Parallel, Tasks: ids,
 	}
+	markNull(&cfg.Settings, o)
 	return cfg, nil
 }
 
@@ -167,6 +170,9 @@ func providerFunc(st *State, s *suite.Suite, tasks []*suite.Task, o runOptions, 
 			}
 		}
 		return func(t *suite.Task) (llm.Provider, error) { return server.Reference(t.Reference), nil }, nil
+	}
+	if null, err := nullAgent(o, server); null != nil || err != nil {
+		return null, err
 	}
 	name, err := llm.ResolveName(o.agent)
 	if err != nil {
