@@ -40,8 +40,10 @@ func repoSuites(t *testing.T) []string {
 // test names each such task. A task that ended in a harness error did not
 // test its contract: it gets one more run, and fails the test if it ends
 // in an error again.
+//
+// It is not parallel: it runs before the package's parallel end-to-end
+// tests rather than competing with them for the two cores.
 func TestNullAgentsScoreZero(t *testing.T) {
-	t.Parallel()
 	for _, dir := range repoSuites(t) {
 		for _, agent := range [][]string{{"--agent", "noop"}, {"--agent", "random", "--seed", fmt.Sprint(nullSeed)}} {
 			name := filepath.Base(dir) + "/" + agent[1]
