@@ -21,9 +21,12 @@ fmt-check:
 vet:
 	$(GO) vet ./...
 
-## test: gofmt check, go vet, and every test under the race detector.
+## test: gofmt check, go vet, and every test under the race detector. The
+## end-to-end packages run whole suites in real browsers (internal/cli runs
+## the suite with the replay and both null agents), which can pass go
+## test's default 10-minute limit per package on two busy cores.
 test: chromium fmt-check vet
-	$(GO) test -race -count=1 ./...
+	$(GO) test -race -count=1 -timeout 30m ./...
 
 ## bench: the WebVoyager suite with the replay agent on the hermetic fixture
 ## web, judged by contract, gated on baseline.json; then the sandbox suite

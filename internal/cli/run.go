@@ -26,6 +26,13 @@ no API key). Paid agents need CONTRACTBENCH_REAL=1 and the provider's key
 (ANTHROPIC_API_KEY, OPENAI_API_KEY); --web live needs the network. Tasks on
 the sandbox's own sites (benchmarks/sandbox) run with --web replay only.
 
+Two null agents check the contracts rather than an agent, and run no model:
+noop answers at once without a tool call, and random (--seed N) reads the
+page through the server's read action and plays up to 30 random calls on
+it (click a link or button, type random words into a field, press a key,
+go back, read), never navigating anywhere of its own. A contract either of
+them satisfies is broken: every suite must score 0 with both.
+
 Exit codes: 0 every task passed (and the gate, with --gate); 1 a task or the
 gate failed; 2 bad usage or input file; 3 a task ended in a harness error.
 `
@@ -70,7 +77,8 @@ func runRun(st *State, args []string) error {
 	if defaultAgent == "" {
 		defaultAgent = "replay"
 	}
-	f.register(fs, defaultAgent, "replay (alias mock), reference, anthropic (alias claude), openai or exec (your own, --agent-cmd); env CONTRACTBENCH_AGENT")
+	f.register(fs, defaultAgent, "replay (alias mock), reference, anthropic (alias claude), openai, exec (your own, --agent-cmd), or a null agent: noop or random; env CONTRACTBENCH_AGENT")
+	fs.Uint64Var(&f.seed, "seed", defaultSeed, "seed of --agent random: the same seed plays the same actions on the same page")
 	fs.IntVar(&f.repeat, "repeat", 1, "run every task K times (pass counts and a 95% Wilson interval)")
 	out := fs.String("out", "", "report folder (default <suite>/reports)")
 	gate := fs.Bool("gate", false, "fail unless every task of baseline.json passed")
@@ -83,6 +91,9 @@ func runRun(st *State, args []string) error {
 	}
 	if fs.NArg() > 0 {
 		return usagef("run: unexpected argument %q", fs.Arg(0))
+	}
+	if err := checkSeed(fs, f.agent); err != nil {
+		return err
 	}
 	if f.parallel < 1 || f.repeat < 1 {
 		return usagef("run: -j and --repeat must be at least 1")

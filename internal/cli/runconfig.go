@@ -51,6 +51,8 @@ type runOptions struct {
 	// agentCmd and agentCDP configure --agent exec.
 	agentCmd string
 	agentCDP bool
+	// seed seeds --agent random.
+	seed uint64
 }
 
 // newRunConfig checks every input a run needs before anything starts, so a
@@ -163,6 +165,7 @@ func newRunConfig(st *State, o runOptions) (*runner.Config, error) {
 	if cfg.Exec != nil && cfg.Exec.CDP {
 		cfg.Settings.Trust = report.TrustUnrestricted
 	}
+	markNull(&cfg.Settings, o)
 	return cfg, nil
 }
 
@@ -177,6 +180,9 @@ func providerFunc(st *State, s *suite.Suite, tasks []*suite.Task, o runOptions, 
 			}
 		}
 		return func(t *suite.Task) (llm.Provider, error) { return server.Reference(t.Reference), nil }, nil
+	}
+	if null, err := nullAgent(o, server); null != nil || err != nil {
+		return null, err
 	}
 	name, err := llm.ResolveName(o.agent)
 	if err != nil {

@@ -36,6 +36,14 @@
 // same steps on the same pages give the same calls, so transcripts recorded
 // this way replay.
 //
+// # Reading pages
+//
+// Profile.Controls reads a reply of the server's read action in its
+// snapshot format (the built-in read_page text included) into the
+// elements a tool can act on, and Profile.Call builds any action's call
+// for the server. The random null agent (package agent) plays through
+// these two, so it runs on every server.
+//
 // # Imports
 //
 // The package imports suite (reference steps), llm (the provider

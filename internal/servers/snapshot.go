@@ -26,6 +26,8 @@ type element struct {
 	// the href attribute (often relative), chrome-devtools-mcp the
 	// resolved URL.
 	url string
+	// disabled is set when the snapshot marks the element disabled.
+	disabled bool
 }
 
 // snapshot is what the driver reads from a snapshot tool's reply.
@@ -53,6 +55,8 @@ func parseSnapshot(f Format, reply string) (snapshot, error) {
 		return parsePlaywright(reply)
 	case FormatChromeDevtools:
 		return parseDevtools(reply), nil
+	case FormatBuiltin:
+		return parseBuiltin(reply), nil
 	}
 	return snapshot{}, fmt.Errorf("no snapshot reader for format %q", f)
 }
@@ -251,8 +255,11 @@ func playwrightEntry(s string) (element, bool) {
 		rest = rest[end:]
 	}
 	for _, m := range playwrightAttr.FindAllStringSubmatch(rest, -1) {
-		if m[1] == "ref" {
+		switch m[1] {
+		case "ref":
 			e.ref = m[2]
+		case "disabled":
+			e.disabled = true
 		}
 	}
 	return e, e.ref != ""
@@ -320,6 +327,8 @@ var (
 	// and the marker of the node selected in the Elements panel.
 	devtoolsAttrs = regexp.MustCompile(`^(?: [A-Za-z][A-Za-z0-9_-]*(?:="[^"]*")?)*(?: \[selected in the DevTools Elements panel\])?$`)
 	devtoolsURL   = regexp.MustCompile(`(?:^| )url="([^"]*)"(?: |$)`)
+	// devtoolsDisabled matches the bare attribute of a disabled node.
+	devtoolsDisabled = regexp.MustCompile(`(?:^| )disabled(?: |$)`)
 )
 
 // devtoolsNode reads one node line (without its indentation).
@@ -348,5 +357,6 @@ func devtoolsNode(line string) element {
 	if m := devtoolsURL.FindStringSubmatch(attrs); m != nil {
 		e.url = m[1]
 	}
+	e.disabled = devtoolsDisabled.MatchString(attrs)
 	return e
 }

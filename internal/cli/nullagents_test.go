@@ -1,0 +1,120 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"contractbench/internal/report"
+)
+
+// nullSeed is the random agent's seed in TestNullAgentsScoreZero.
+const nullSeed = 1
+
+// repoSuites lists every suite of the repository: the folders under
+// benchmarks/ that hold a tasks/ folder.
+func repoSuites(t *testing.T) []string {
+	t.Helper()
+	dirs, err := filepath.Glob(filepath.Join("..", "..", "benchmarks", "*", "tasks"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var suites []string
+	for _, d := range dirs {
+		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+			suites = append(suites, filepath.Dir(d))
+		}
+	}
+	if len(suites) == 0 {
+		t.Fatal("no suite under benchmarks/*/tasks")
+	}
+	return suites
+}
+
+// TestNullAgentsScoreZero runs both null agents over every suite of the
+// repository (real Chromium, the built-in server over stdio, the hermetic
+// fixture web). A contract that an agent doing nothing, or acting at
+// random, satisfies cannot tell a finished task from an unfinished one: the
+// test names each such task. A task that ended in a harness error did not
+// test its contract: it gets one more run, and fails the test if it ends
+// in an error again.
+//
+// It is not parallel: it runs before the package's parallel end-to-end
+// tests rather than competing with them for the two cores.
+func TestNullAgentsScoreZero(t *testing.T) {
+	for _, dir := range repoSuites(t) {
+		for _, agent := range [][]string{{"--agent", "noop"}, {"--agent", "random", "--seed", fmt.Sprint(nullSeed)}} {
+			name := filepath.Base(dir) + "/" + agent[1]
+			t.Run(name, func(t *testing.T) {
+				checkNullRun(t, dir, agent, nil)
+			})
+		}
+	}
+}
+
+// checkNullRun runs the null agent of args over the suite in dir (only
+// tasks, when given) and checks every result. A task that ended in a
+// harness error (a browser that did not answer in time on a busy machine)
+// gave no verdict; it is run once more on its own before the test says
+// its contract went untested.
+func checkNullRun(t *testing.T, dir string, agent, tasks []string) {
+	t.Helper()
+	out := t.TempDir()
+	args := append([]string{"run", "--suite", dir, "-j", "2", "--out", out}, agent...)
+	for _, id := range tasks {
+		args = append(args, "--task", id)
+	}
+	r := runE2E(t, nil, args...)
+	if r.code != ExitFailed && r.code != ExitInternal {
+		t.Errorf("%s: exit %d, want %d (every task failed):\n%v", strings.Join(args, " "), r.code, ExitFailed, r)
+	}
+	rep := readReport(t, out)
+	if rep.Settings.Model != "none (null agent: no model ran)" {
+		t.Errorf("report says model %q; it must say a null agent played and no model ran", rep.Settings.Model)
+	}
+	if len(rep.Results) != len(rep.Settings.Tasks) || len(rep.Results) == 0 {
+		t.Fatalf("%d results for %d tasks", len(rep.Results), len(rep.Settings.Tasks))
+	}
+	var errored []string
+	for _, res := range rep.Results {
+		switch {
+		case res.Outcome == report.OutcomePassed:
+			t.Errorf("%s: the contract of %s is satisfied by the null agent %s (%d tool calls); it does not tell a finished task from an unfinished one",
+				dir, res.Task, rep.Settings.Agent, res.ToolCalls)
+		case res.Outcome == report.OutcomeError && tasks == nil:
+			t.Logf("%s: %s ended in a harness error (%s); running it again", dir, res.Task, res.Reason)
+			errored = append(errored, res.Task)
+		case res.Outcome != report.OutcomeFailed:
+			t.Errorf("%s: %s ended %s, not failed, so its contract was not tested: %s", dir, res.Task, res.Outcome, res.Reason)
+		case agent[1] == "noop" && res.ToolCalls != 0:
+			t.Errorf("%s: noop made %d tool calls", res.Task, res.ToolCalls)
+		case agent[1] == "random" && res.ToolCalls == 0:
+			t.Errorf("%s: random made no tool call", res.Task)
+		}
+	}
+	if len(errored) > 0 {
+		checkNullRun(t, dir, agent, errored)
+	}
+}
+
+// TestNullAgentUsage: --seed belongs to the random agent, and a null agent
+// runs no model.
+func TestNullAgentUsage(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--suite", suiteDir, "--agent", "noop", "--seed", "3"}, "--seed applies only to --agent random"},
+		{[]string{"run", "--suite", suiteDir, "--seed", "3"}, "--seed applies only to --agent random"},
+		{[]string{"run", "--suite", suiteDir, "--agent", "random", "--model", "gpt-x"}, "--agent random is a null agent and runs no model"},
+		{[]string{"run", "--suite", suiteDir, "--agent", "random", "--seed", "x"}, "invalid value"},
+	} {
+		r := run(t, nil, tc.args...)
+		if r.code != ExitUsage || !strings.Contains(r.stderr, tc.want) {
+			t.Errorf("%q: want exit %d and %q on stderr, got %v", tc.args, ExitUsage, tc.want, r)
+		}
+	}
+}

@@ -1,0 +1,104 @@
+package servers
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"contractbench/internal/llm"
+)
+
+// Control is an element of a page snapshot that the server's tools can act
+// on, as the server's read action shows it. It is what an agent that does
+// not read prose (the random null agent) picks its clicks and typing from.
+type Control struct {
+	// Ref names the element to the server's tools: a ref (e12) for the
+	// built-in server and Playwright, a uid (3_14) for chrome-devtools-mcp.
+	Ref string
+	// Role is the role as the server writes it: link, button, textbox,
+	// searchbox and so on.
+	Role string
+	// Name is the accessible name as the snapshot writes it.
+	Name string
+	// URL is a link's target as the snapshot writes it, when it does.
+	URL string
+	// Disabled is set when the snapshot marks the element disabled.
+	Disabled bool
+}
+
+// Controls reads a reply of the server's read action: the URL of the page
+// it shows, when the reply says, and its elements that carry a ref, in
+// document order. A reply that does not read in the server's snapshot
+// format is an error that quotes its beginning.
+func (p *Profile) Controls(reply string) (pageURL string, controls []Control, err error) {
+	snap, err := parseSnapshot(p.format, reply)
+	if err != nil {
+		return "", nil, fmt.Errorf("server %s: reading the %s reply: %w", p.name, p.Tool(ActRead), err)
+	}
+	for _, e := range snap.elements {
+		if e.ref == "" {
+			continue
+		}
+		controls = append(controls, Control{Ref: e.ref, Role: e.role, Name: e.name, URL: e.url, Disabled: e.disabled})
+	}
+	return snap.pageURL, controls, nil
+}
+
+// Call returns the tool call that plays action a on this server, its
+// placeholders filled from values ({url}, {ref}, {text}, {submit},
+// {key}); a value the action's args do not use is ignored.
+func (p *Profile) Call(a Action, values map[string]any) (llm.ToolCall, error) {
+	return p.render(a, values)
+}
+
+// builtinControl matches a control of the built-in server's read_page text
+// (package toolserver/snapshot): `[name](e12 role key=value state)`. The
+// match starts at `](e`, since a name may itself hold brackets; a link has
+// no role word, and an attribute value is quoted with Go's escapes.
+var builtinControl = regexp.MustCompile(`\]\(e([0-9]+)((?: (?:[a-z][a-z0-9_-]*=(?:"(?:[^"\\]|\\.)*"|[^\s)"]*)|[^\s)"=]+))*)\)`)
+
+// builtinStates are the state words the built-in server writes after a
+// control's role; a link has no role word, so one of these first means a
+// link.
+var builtinStates = []string{"checked", "mixed", "selected", "pressed", "expanded", "collapsed", "disabled", "readonly", "multiple"}
+
+// parseBuiltin reads the built-in server's read_page reply:
+//
+//	url: https://en.wikipedia.org/wiki/Main_Page
+//	title: Wikipedia, the free encyclopedia
+//	[Search Wikipedia](e4 searchbox placeholder="Search Wikipedia")
+//	- [Eiffel Tower](e12)
+//
+// The name is the text from the last `[` before the ref on its line, which
+// is exact unless the name itself holds a `[`.
+func parseBuiltin(reply string) snapshot {
+	var s snapshot
+	for _, line := range strings.Split(reply, "\n") {
+		if u, ok := strings.CutPrefix(line, "url: "); ok && s.pageURL == "" {
+			s.pageURL = strings.TrimSpace(u)
+			continue
+		}
+		for _, m := range builtinControl.FindAllStringSubmatchIndex(line, -1) {
+			e := element{ref: "e" + line[m[2]:m[3]], role: "link"}
+			words := builtinWords(line[m[4]:m[5]])
+			if len(words) > 0 && !strings.Contains(words[0], "=") && !slices.Contains(builtinStates, words[0]) {
+				e.role = words[0]
+			}
+			e.disabled = slices.Contains(words, "disabled")
+			if open := strings.LastIndexByte(line[:m[0]], '['); open >= 0 {
+				e.name = line[open+1 : m[0]]
+			}
+			s.elements = append(s.elements, e)
+		}
+	}
+	return s
+}
+
+var builtinWord = regexp.MustCompile(`[a-z][a-z0-9_-]*=(?:"(?:[^"\\]|\\.)*"|[^\s)"]*)|[^\s)"=]+`)
+
+// builtinWords splits what follows a ref into its words, a quoted value
+// staying with its key.
+func builtinWords(tail string) []string {
+	return builtinWord.FindAllString(tail, -1)
+}
