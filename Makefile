@@ -20,8 +20,10 @@ fmt-check:
 vet:
 	$(GO) vet ./...
 
-## test: gofmt check, go vet, and every test under the race detector.
-test: chromium fmt-check vet
+## test: gofmt check, go vet, and every test under the race detector. The
+## peer servers are installed first: their tests fail when they are missing
+## (CONTRACTBENCH_SKIP_PEERS=1 skips them instead).
+test: chromium peers fmt-check vet
 	$(GO) test -race -count=1 ./...
 
 ## bench: the WebVoyager suite with the replay agent on the hermetic fixture
