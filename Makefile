@@ -5,7 +5,7 @@ GO      ?= go
 BIN     := bin/contractbench
 SUITE   := benchmarks/webvoyager
 
-.PHONY: test bench bench-speed bench-judge peers peers-bench build chromium fmt-check vet
+.PHONY: test bench bench-speed bench-judge peers peers-bench build chromium fmt-check vet staticcheck
 
 build:
 	$(GO) build -ldflags "-X contractbench/internal/cli.stamped=$$(sh scripts/version.sh)" -o $(BIN) ./cmd/contractbench
@@ -20,10 +20,18 @@ fmt-check:
 vet:
 	$(GO) vet ./...
 
-## test: gofmt check, go vet, and every test under the race detector. The
-## peer servers are installed first: their tests fail when they are missing
-## (CONTRACTBENCH_SKIP_PEERS=1 skips them instead).
-test: chromium peers fmt-check vet
+# staticcheck at a pinned version, run through the Go module proxy (no
+# binary to install; the first run builds it).
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
+staticcheck:
+	$(GO) run $(STATICCHECK) ./...
+
+## test: gofmt check, go vet, staticcheck, and every test under the race
+## detector, internal/architecture's import and process rules among them.
+## The peer servers are installed first: their tests fail when they are
+## missing (CONTRACTBENCH_SKIP_PEERS=1 skips them instead).
+test: chromium peers fmt-check vet staticcheck
 	$(GO) test -race -count=1 ./...
 
 ## bench: the WebVoyager suite with the replay agent on the hermetic fixture
