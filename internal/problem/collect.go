@@ -86,7 +86,7 @@ func (c *Collector) Document(data []byte) *yaml.Node {
 		c.Add(&extra, "", "a second YAML document: a file holds one document")
 		return nil
 	}
-	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 || IsNull(doc.Content[0]) {
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 || isNull(doc.Content[0]) {
 		c.Add(nil, "", "empty document")
 		return nil
 	}
@@ -101,17 +101,6 @@ func (c *Collector) syntax(err error) {
 		msg = m[2]
 	}
 	c.List = append(c.List, Problem{File: c.File, Line: line, Msg: "not valid YAML: " + msg})
-}
-
-// Document parses data, the content of file, as one YAML document and
-// returns its root node, or the List of why it cannot.
-func Document(file string, data []byte) (*yaml.Node, error) {
-	c := &Collector{File: file}
-	root := c.Document(data)
-	if root == nil {
-		return nil, c.List
-	}
-	return root, nil
 }
 
 // absentOrAlias reports whether there is no value to read: n is nil (an
@@ -342,8 +331,8 @@ func (c *Collector) Fields(n *yaml.Node, path string, required, optional []strin
 	return out
 }
 
-// IsNull reports whether n is a YAML null.
-func IsNull(n *yaml.Node) bool {
+// isNull reports whether n is a YAML null.
+func isNull(n *yaml.Node) bool {
 	return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null"
 }
 

@@ -139,13 +139,14 @@ func TestDocument(t *testing.T) {
 		{"syntax", "a: [1\n", "d.yaml:1: not valid YAML: did not find expected ',' or ']'"},
 	}
 	for _, tc := range tests {
-		_, err := Document("d.yaml", []byte(tc.data))
-		if err == nil || err.Error() != tc.want {
-			t.Errorf("%s: Document error = %v, want %q", tc.name, err, tc.want)
+		c := &Collector{File: "d.yaml"}
+		if n := c.Document([]byte(tc.data)); n != nil || c.List.Error() != tc.want {
+			t.Errorf("%s: Document = %v, problems %q, want nil and %q", tc.name, n, c.List.Error(), tc.want)
 		}
 	}
-	if n, err := Document("d.yaml", []byte("{a: 1}")); err != nil || n.Kind != yaml.MappingNode {
-		t.Errorf("Document of a mapping = %v, %v", n, err)
+	c := &Collector{File: "d.yaml"}
+	if n := c.Document([]byte("{a: 1}")); n == nil || n.Kind != yaml.MappingNode || c.List != nil {
+		t.Errorf("Document of a mapping = %v, problems %v", n, c.List)
 	}
 }
 
