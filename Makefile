@@ -6,7 +6,7 @@ BIN     := bin/contractbench
 SUITE   := benchmarks/webvoyager
 SANDBOX := benchmarks/sandbox
 
-.PHONY: test bench bench-speed bench-judge peers peers-bench build chromium fmt-check vet
+.PHONY: test bench bench-speed bench-judge peers peers-bench build chromium fmt-check vet staticcheck
 
 build:
 	$(GO) build -ldflags "-X contractbench/internal/cli.stamped=$$(sh scripts/version.sh)" -o $(BIN) ./cmd/contractbench
@@ -21,11 +21,20 @@ fmt-check:
 vet:
 	$(GO) vet ./...
 
-## test: gofmt check, go vet, and every test under the race detector. The
-## end-to-end packages run whole suites in real browsers (internal/cli runs
-## the suite with the replay and both null agents), which can pass go
-## test's default 10-minute limit per package on two busy cores.
-test: chromium fmt-check vet
+# staticcheck at a pinned version, run through the Go module proxy (no
+# binary to install; the first run builds it).
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
+staticcheck:
+	$(GO) run $(STATICCHECK) ./...
+
+## test: gofmt check, go vet, staticcheck, and every test under the race
+## detector, internal/architecture's import and process rules among them.
+## The peer servers are installed first: their tests fail when they are
+## missing (CONTRACTBENCH_SKIP_PEERS=1 skips them instead). The end-to-end
+## packages run whole suites in real browsers, which can pass go test's
+## default 10-minute limit per package on two busy cores.
+test: chromium peers fmt-check vet staticcheck
 	$(GO) test -race -count=1 -timeout 30m ./...
 
 ## bench: the WebVoyager suite with the replay agent on the hermetic fixture

@@ -30,8 +30,6 @@ type Options struct {
 	// BeforeCall is called just before each tool call goes to the server
 	// (the runner marks the judge's network log with it).
 	BeforeCall func(seq int, tool string)
-	// Now is the clock; nil means time.Now.
-	Now func() time.Time
 }
 
 // Stop says why the loop ended.

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"contractbench/internal/agent"
+	"contractbench/internal/agent/agenttest"
 	"contractbench/internal/llm"
 	"contractbench/internal/mcpclient"
 	"contractbench/internal/transcript"
@@ -230,7 +231,7 @@ func TestRunStops(t *testing.T) {
 		{
 			name:     "tool iterations cap",
 			caps:     llm.Caps{MaxToolIterations: 2},
-			provider: func() llm.Provider { return agent.NewScript("reference", echoCalls(3)) },
+			provider: func() llm.Provider { return agenttest.NewScript("reference", echoCalls(3)) },
 			wantStop: agent.StopBudget, wantCalls: 2, wantServerCalls: 2, wantTurns: 3,
 			check: wantBudgetCap(llm.CapMaxToolIterations, 2, 3),
 		},
@@ -448,7 +449,7 @@ func TestRunRecordsAndReplays(t *testing.T) {
 		Created:    time.Date(2026, 3, 21, 12, 0, 0, 0, time.UTC),
 	})
 	e := newEnv(t, mcpclient.Options{})
-	script := agent.NewScript("reference", []llm.ToolCall{
+	script := agenttest.NewScript("reference", []llm.ToolCall{
 		// Spaces and key order differ from the canonical form on purpose.
 		{Name: "echo", Args: json.RawMessage(`{ "text" : "hi" }`)},
 		{Name: "fail", Args: json.RawMessage(`{"reason": "boom"}`)},

@@ -2,16 +2,47 @@ package cli
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
+
+	"contractbench/internal/servers"
 )
+
+// skipPeersVar is the variable that asks for the peer servers' tests to be
+// skipped; without it a missing peer is a failure with the install hint.
+const skipPeersVar = "CONTRACTBENCH_SKIP_PEERS"
+
+// requirePeers fails the test when a peer of benchmarks/servers.yaml is not
+// installed, or skips it when CONTRACTBENCH_SKIP_PEERS=1 asks for that.
+func requirePeers(t *testing.T) {
+	t.Helper()
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := servers.Load(filepath.Join(root, "benchmarks/servers.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range set.Names() {
+		p, err := set.Get(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Installed(root); err != nil {
+			if os.Getenv(skipPeersVar) == "1" {
+				t.Skipf("%v (skipped: %s=1)", err, skipPeersVar)
+			}
+			t.Fatalf("%v (to skip the peers' tests instead, set %s=1)", err, skipPeersVar)
+		}
+	}
+}
 
 // The same ten tasks pass the gate on the peer servers too, each replaying
 // its own reference transcripts, with the runner owning the browser and
 // the judge observing it directly.
 func TestPeersPassTheGate(t *testing.T) {
-	if _, err := os.Stat("../../node_modules/@playwright/mcp"); err != nil && os.Getenv("CI") == "" {
-		t.Skip("the peer servers are not installed (make peers); CI installs them and runs this test")
-	}
+	requirePeers(t)
 	for _, server := range []string{"playwright", "chrome-devtools"} {
 		t.Run(server, func(t *testing.T) {
 			out := t.TempDir()

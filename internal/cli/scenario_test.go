@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"contractbench/internal/report"
+	"contractbench/internal/report/reporttest"
 	"contractbench/internal/suite"
 	"contractbench/internal/transcript"
 )
@@ -103,7 +104,7 @@ func normalized(t *testing.T, dir string) []byte {
 	if len(r.Results) == 0 {
 		t.Fatalf("%s: the report has no results", dir)
 	}
-	report.Normalize(r)
+	reporttest.Normalize(r)
 	var b bytes.Buffer
 	if err := report.WriteJSON(&b, r); err != nil {
 		t.Fatal(err)

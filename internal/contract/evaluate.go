@@ -120,7 +120,7 @@ func evaluate(p Postconditions, obs Observation, classes Classes) Verdict {
 		return v
 	}
 	for i, c := range p {
-		r := e.eval(c, indexPath("postconditions", i))
+		r := e.eval(c, problem.Index("postconditions", i))
 		if !r.ok && v.Passed {
 			v.Passed = false
 			v.FailedPath, v.FailedKind = r.path, r.kind
@@ -157,7 +157,7 @@ func (e *evaluator) eval(c Clause, path string) result {
 	switch c := c.(type) {
 	case *And:
 		for i, ch := range c.Children {
-			if r := e.eval(ch, indexPath(path+".children", i)); !r.ok {
+			if r := e.eval(ch, problem.Index(path+".children", i)); !r.ok {
 				return r
 			}
 		}
@@ -167,7 +167,7 @@ func (e *evaluator) eval(c Clause, path string) result {
 		for i, ch := range c.Children {
 			// No short cut: when every alternative fails, the report
 			// needs each one's evidence.
-			if e.eval(ch, indexPath(path+".children", i)).ok {
+			if e.eval(ch, problem.Index(path+".children", i)).ok {
 				ok = true
 			}
 		}

@@ -14,9 +14,10 @@ import (
 	"github.com/openai/openai-go/v3/shared"
 )
 
-// DefaultOpenAIModel is the model used when OpenAIOptions names none: a
-// non-reasoning model, so the whole per-turn token cap goes to the answer.
-const DefaultOpenAIModel = openai.ChatModelGPT4_1
+// DefaultOpenAIModel is the model used when OpenAIOptions names none:
+// OpenAI's current general model (gpt-4.1, the default before it, shuts
+// down on 2027-01-14). Its price is in prices.yaml, with its source.
+const DefaultOpenAIModel = openai.ChatModelGPT5_4
 
 // DefaultOpenAIBaseURL is the chat completions API's address; the CLI
 // passes OPENAI_BASE_URL instead when it is set (vLLM, Ollama, llama.cpp

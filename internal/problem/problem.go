@@ -1,7 +1,12 @@
 // Package problem describes defects of input files (task specs, contracts,
-// fixture archives), located as precisely as a decoder can: the file, the
-// line, and the path inside the document. Decoders collect every problem
-// instead of stopping at the first, so one run shows everything to fix.
+// servers files, fixture archives), located as precisely as a decoder can:
+// the file, the line, and the path inside the document. Decoders collect
+// every problem instead of stopping at the first, so one run shows
+// everything to fix.
+//
+// It is also the one YAML decoding kit (Collector): every decoder of this
+// module walks its document's node tree with it, so all of them read YAML
+// with one strictness and report problems in one wording.
 //
 // It imports only the standard library and the YAML library, so every
 // decoder, the judge side included, can use it.
@@ -98,18 +103,4 @@ func Bound(s string, max int) string {
 		cut--
 	}
 	return s[:cut] + "…(+" + strconv.Itoa(len(s)-cut) + " bytes)"
-}
-
-// Document parses data, the content of file, as one YAML document (JSON
-// is YAML too) and returns its root node, or a List naming the file when
-// the syntax is wrong or the document is empty.
-func Document(file string, data []byte) (*yaml.Node, error) {
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, List{{File: file, Msg: "not valid YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")}}
-	}
-	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
-		return nil, List{{File: file, Msg: "empty file"}}
-	}
-	return doc.Content[0], nil
 }

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -270,3 +271,5 @@ func snapshot(t *testing.T, root string) []string {
 	}
 	return out
 }
+
+func nan() float64 { return math.NaN() }

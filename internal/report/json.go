@@ -16,7 +16,7 @@ type jsonReport struct {
 
 // WriteJSON writes r as indented JSON with a trailing newline. Field order
 // is fixed by the types and map keys are sorted, so equal runs give equal
-// bytes (see Normalize). Times are RFC 3339. HTML is not escaped: selectors
+// bytes (see reporttest.Normalize). Times are RFC 3339. HTML is not escaped: selectors
 // and page text stay readable.
 func WriteJSON(w io.Writer, r *Run) error {
 	enc := json.NewEncoder(w)

@@ -10,7 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"contractbench/internal/agent"
+	"contractbench/internal/agent/agenttest"
 	"contractbench/internal/browser"
 	"contractbench/internal/llm"
 	"contractbench/internal/phash"
@@ -97,7 +97,7 @@ func reference(t *suite.Task) (llm.Provider, error) {
 	for i, step := range t.Reference {
 		calls[i] = llm.ToolCall{Name: step.Tool, Args: step.Args}
 	}
-	return agent.NewScript("reference", calls), nil
+	return agenttest.NewScript("reference", calls), nil
 }
 
 // newConfig returns a run of tasks on the fixture web with the reference

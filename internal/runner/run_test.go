@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"contractbench/internal/agent"
+	"contractbench/internal/agent/agenttest"
 	"contractbench/internal/contract"
 	"contractbench/internal/llm"
 	"contractbench/internal/report"
@@ -146,7 +146,7 @@ func TestReferenceRunPasses(t *testing.T) {
 
 // idle answers at once without a tool call, leaving the browser on the
 // start page.
-func idle(*suite.Task) (llm.Provider, error) { return agent.NewScript("idle", nil), nil }
+func idle(*suite.Task) (llm.Provider, error) { return agenttest.NewScript("idle", nil), nil }
 
 // TestStartURLOutsideTheArchive pins what a start page the fixture web
 // cannot serve does. A host the archive lacks does not resolve at all, so

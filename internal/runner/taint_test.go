@@ -13,7 +13,7 @@ import (
 	"github.com/chromedp/cdproto/target"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"contractbench/internal/agent"
+	"contractbench/internal/agent/agenttest"
 	"contractbench/internal/cdpconn"
 	"contractbench/internal/llm"
 	"contractbench/internal/report"
@@ -97,7 +97,7 @@ func TestForgedEvidenceNeverPasses(t *testing.T) {
 	t.Parallel()
 	script := func(*suite.Task) (llm.Provider, error) {
 		fn, _ := json.Marshal(map[string]string{"function": forgery})
-		return agent.NewScript("forger", []llm.ToolCall{{Name: "evaluate_script", Args: fn}}), nil
+		return agenttest.NewScript("forger", []llm.ToolCall{{Name: "evaluate_script", Args: fn}}), nil
 	}
 	unsafe := map[string]string{"evaluate_script": "runs page script"}
 	allowed := []string{"navigate", "read_page", "find", "click", "type"}

@@ -29,14 +29,14 @@ func Load(path string) (*Set, error) {
 
 // parse decodes the file's content; file names it in problems.
 func parse(file string, data []byte) (*Set, error) {
-	root, err := problem.Document(file, data)
-	if err != nil {
-		return nil, err
-	}
 	d := &decoder{problem.Collector{File: file}}
-	set := d.set(root)
-	if len(d.List) > 0 {
+	root := d.Document(data)
+	if root == nil {
 		return nil, d.List
+	}
+	set := d.set(root)
+	if ps := d.Result(); ps != nil {
+		return nil, ps
 	}
 	return set, nil
 }
@@ -62,30 +62,33 @@ var (
 	placeholderPattern = regexp.MustCompile(`\{[a-z_]*\}`)
 )
 
-// decoder walks a servers file's YAML tree, collecting its problems.
+// decoder walks a servers file's YAML tree with the problem package's
+// decoding kit, collecting its problems.
 type decoder struct {
 	problem.Collector
 }
 
 func (d *decoder) set(n *yaml.Node) *Set {
 	f := d.Fields(n, "", []string{"format_version", "servers"}, nil)
-	if v := f["format_version"]; v != nil {
-		if v.Kind != yaml.ScalarNode || v.ShortTag() != "!!int" || v.Value != fmt.Sprint(FormatVersion) {
-			d.Add(v, "format_version", "must be %d, not %s", FormatVersion, problem.Describe(v))
-		}
+	if v, ok := d.Int(f["format_version"], "format_version"); ok && v != FormatVersion {
+		d.Add(f["format_version"], "format_version", "%d is not supported; this build reads format version %d", v, FormatVersion)
 	}
 	set := &Set{file: d.File}
 	v := f["servers"]
 	if v == nil {
 		return set
 	}
-	if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
-		d.Add(v, "servers", "must be a non-empty list of servers, not %s", problem.Describe(v))
+	items, ok := d.Seq(v, "servers")
+	if !ok {
+		return set
+	}
+	if len(items) == 0 {
+		d.Add(v, "servers", "empty: list at least one server")
 		return set
 	}
 	seen := map[string]int{}
-	for i, c := range v.Content {
-		path := fmt.Sprintf("servers[%d]", i)
+	for i, c := range items {
+		path := problem.Index("servers", i)
 		p := d.profile(c, path)
 		if p.name != "" {
 			if line, dup := seen[p.name]; dup {
@@ -104,7 +107,7 @@ func (d *decoder) profile(n *yaml.Node, path string) *Profile {
 		[]string{"package", "env", "unsafe", "excluded"})
 	p := &Profile{}
 	if v := f["name"]; v != nil {
-		p.name = d.str(v, path+".name")
+		p.name = d.Text(v, path+".name")
 		if p.name != "" && !namePattern.MatchString(p.name) {
 			d.Add(v, path+".name", "%q must be lower-case letters, digits and dashes", p.name)
 		}
@@ -119,7 +122,7 @@ func (d *decoder) profile(n *yaml.Node, path string) *Profile {
 		p.env = d.env(v, path+".env")
 	}
 	if v := f["snapshot_format"]; v != nil {
-		p.format = Format(d.str(v, path+".snapshot_format"))
+		p.format = Format(d.Text(v, path+".snapshot_format"))
 		if p.format != "" && !slices.Contains(formats, p.format) {
 			d.Add(v, path+".snapshot_format", "%q must be one of %s", p.format, joinFormats())
 		}
@@ -142,7 +145,7 @@ func (d *decoder) profile(n *yaml.Node, path string) *Profile {
 		p.page = d.tools(v, path+".page_tools")
 		for i, tool := range p.page {
 			if tool != "" && !slices.Contains(p.allow, tool) {
-				d.Add(v.Content[i], fmt.Sprintf("%s.page_tools[%d]", path, i), "%q is not in allow", tool)
+				d.Add(v.Content[i], problem.Index(path+".page_tools", i), "%q is not in allow", tool)
 			}
 		}
 	}
@@ -152,25 +155,14 @@ func (d *decoder) profile(n *yaml.Node, path string) *Profile {
 	return p
 }
 
-func (d *decoder) str(n *yaml.Node, path string) string {
-	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!str" {
-		d.Add(n, path, "must be a string, not %s", problem.Describe(n))
-		return ""
-	}
-	if strings.TrimSpace(n.Value) == "" {
-		d.Add(n, path, "must not be empty")
-	}
-	return n.Value
-}
-
 func (d *decoder) pkg(n *yaml.Node, path string) *Package {
 	f := d.Fields(n, path, []string{"name", "version"}, nil)
 	pkg := &Package{}
 	if v := f["name"]; v != nil {
-		pkg.Name = d.str(v, path+".name")
+		pkg.Name = d.Text(v, path+".name")
 	}
 	if v := f["version"]; v != nil {
-		pkg.Version = d.str(v, path+".version")
+		pkg.Version = d.Text(v, path+".version")
 		if pkg.Version != "" && !versionPattern.MatchString(pkg.Version) {
 			d.Add(v, path+".version", "%q must be an exact version (1.2.3), never a range: the benchmark pins what it measures", pkg.Version)
 		}
@@ -181,15 +173,19 @@ func (d *decoder) pkg(n *yaml.Node, path string) *Package {
 // command checks the argv: strings, known placeholders, the browser's
 // endpoint passed, and {root} only where a package says what is there.
 func (d *decoder) command(n *yaml.Node, path string, hasPackage bool) []string {
-	if n.Kind != yaml.SequenceNode || len(n.Content) == 0 {
-		d.Add(n, path, "must be a non-empty list of strings (the argv), not %s", problem.Describe(n))
+	items, ok := d.Seq(n, path)
+	if !ok {
 		return nil
 	}
-	argv := make([]string, len(n.Content))
+	if len(items) == 0 {
+		d.Add(n, path, "empty: the command is the server's argv")
+		return nil
+	}
+	argv := make([]string, len(items))
 	usesCDP := false
-	for i, c := range n.Content {
-		p := fmt.Sprintf("%s[%d]", path, i)
-		argv[i] = d.str(c, p)
+	for i, c := range items {
+		p := problem.Index(path, i)
+		argv[i] = d.Text(c, p)
 		for _, ph := range placeholderPattern.FindAllString(argv[i], -1) {
 			switch {
 			case !slices.Contains(commandPlaceholders, ph):
@@ -209,31 +205,22 @@ func (d *decoder) command(n *yaml.Node, path string, hasPackage bool) []string {
 
 func (d *decoder) env(n *yaml.Node, path string) map[string]string {
 	env := map[string]string{}
-	seen := map[string]bool{}
-	if n.Kind != yaml.MappingNode {
-		d.Add(n, path, "must be a mapping of variable to value, not %s", problem.Describe(n))
-		return env
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		p := problem.Join(path, k.Value)
-		switch {
-		case !envNamePattern.MatchString(k.Value):
-			d.Add(k, p, "%q is not a variable name", k.Value)
-		case seen[k.Value]:
-			d.Add(k, p, "variable %q appears twice", k.Value)
+	pairs, _ := d.Pairs(n, path)
+	for _, kv := range pairs {
+		p := problem.Join(path, kv.Key)
+		if !envNamePattern.MatchString(kv.Key) {
+			d.Add(kv.K, p, "%q is not a variable name", kv.Key)
 		}
-		seen[k.Value] = true
-		if v.Kind != yaml.ScalarNode || v.ShortTag() != "!!str" {
-			d.Add(v, p, "must be a string (quote numbers: \"1\"), not %s", problem.Describe(v))
+		v, ok := d.Str(kv.V, p)
+		if !ok {
 			continue
 		}
-		for _, ph := range placeholderPattern.FindAllString(v.Value, -1) {
+		for _, ph := range placeholderPattern.FindAllString(v, -1) {
 			if !slices.Contains(commandPlaceholders, ph) {
-				d.Add(v, p, "unknown placeholder %q (known: %s)", ph, strings.Join(commandPlaceholders, ", "))
+				d.Add(kv.V, p, "unknown placeholder %q (known: %s)", ph, strings.Join(commandPlaceholders, ", "))
 			}
 		}
-		env[k.Value] = v.Value
+		env[kv.Key] = v
 	}
 	return env
 }
@@ -241,34 +228,19 @@ func (d *decoder) env(n *yaml.Node, path string) map[string]string {
 // reasons decodes a tool -> reason mapping.
 func (d *decoder) reasons(n *yaml.Node, path string) map[string]string {
 	out := map[string]string{}
-	if n.Kind != yaml.MappingNode {
-		d.Add(n, path, "must be a mapping of tool to reason, not %s", problem.Describe(n))
-		return out
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		p := problem.Join(path, k.Value)
-		if _, dup := out[k.Value]; dup {
-			d.Add(k, p, "tool %q appears twice", k.Value)
-			continue
-		}
-		out[k.Value] = d.str(v, p)
+	pairs, _ := d.Pairs(n, path)
+	for _, kv := range pairs {
+		out[kv.Key] = d.Text(kv.V, problem.Join(path, kv.Key))
 	}
 	return out
 }
 
 // tools decodes a list of distinct tool names.
 func (d *decoder) tools(n *yaml.Node, path string) []string {
-	if n.Kind != yaml.SequenceNode {
-		d.Add(n, path, "must be a list of tool names, not %s", problem.Describe(n))
-		return nil
-	}
-	out := make([]string, len(n.Content))
-	for i, c := range n.Content {
-		p := fmt.Sprintf("%s[%d]", path, i)
-		out[i] = d.str(c, p)
-		if out[i] != "" && slices.Contains(out[:i], out[i]) {
-			d.Add(c, p, "%q is listed twice", out[i])
+	out := d.Strings(n, path)
+	for i, tool := range out {
+		if tool != "" && slices.Contains(out[:i], tool) {
+			d.Add(n.Content[i], problem.Index(path, i), "%q is listed twice", tool)
 		}
 	}
 	return out
@@ -282,7 +254,7 @@ func (d *decoder) allow(n *yaml.Node, path string, p *Profile) []string {
 		d.Add(n, path, "must offer at least one tool")
 	}
 	for i, tool := range tools {
-		at := fmt.Sprintf("%s[%d]", path, i)
+		at := problem.Index(path, i)
 		if why, ok := p.unsafe[tool]; ok {
 			d.Add(n.Content[i], at, "%q is classed unsafe (%s): unsafe tools are offered only to a task that allows them, never in allow", tool, why)
 		}
@@ -312,7 +284,7 @@ func (d *decoder) action(n *yaml.Node, path string, a Action, p *Profile) templa
 	f := d.Fields(n, path, []string{"tool"}, []string{"args"})
 	var t template
 	if v := f["tool"]; v != nil {
-		t.tool = d.str(v, path+".tool")
+		t.tool = d.Text(v, path+".tool")
 		if t.tool != "" && p.allow != nil && !slices.Contains(p.allow, t.tool) {
 			d.Add(v, path+".tool", "%q is not in allow: the reference driver plays only tools agents are offered", t.tool)
 		}
@@ -320,9 +292,7 @@ func (d *decoder) action(n *yaml.Node, path string, a Action, p *Profile) templa
 	rules := actionPlaceholders[a]
 	used := map[string]bool{}
 	if v := f["args"]; v != nil {
-		if v.Kind != yaml.MappingNode {
-			d.Add(v, path+".args", "must be a mapping, not %s", problem.Describe(v))
-		} else {
+		if _, ok := d.Pairs(v, path+".args"); ok {
 			d.placeholders(v, path+".args", a, rules.allowed, used)
 			if err := v.Decode(&t.args); err != nil {
 				d.Add(v, path+".args", "%v", err)
@@ -347,7 +317,7 @@ func (d *decoder) placeholders(n *yaml.Node, path string, a Action, allowed []st
 		}
 	case yaml.SequenceNode:
 		for i, c := range n.Content {
-			d.placeholders(c, fmt.Sprintf("%s[%d]", path, i), a, allowed, used)
+			d.placeholders(c, problem.Index(path, i), a, allowed, used)
 		}
 	case yaml.ScalarNode:
 		if !strings.ContainsAny(n.Value, "{}") {

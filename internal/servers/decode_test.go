@@ -91,7 +91,7 @@ func TestParseProblems(t *testing.T) {
 		{"unknown top-level field", "format_version: 1\nextra: 1\nservers:\n" + validServer,
 			2, "extra", `unknown field "extra"`},
 		{"wrong format version", strings.Replace(file(validServer), "format_version: 1", "format_version: 2", 1),
-			1, "format_version", "must be 1, not the integer 2"},
+			1, "format_version", "2 is not supported; this build reads format version 1"},
 		{"unsafe tool in allow", file(strings.Replace(validServer, "allow: [nav,", "allow: [eval, nav,", 1)),
 			8, "servers[0].allow[0]", `"eval" is classed unsafe (runs page script)`},
 		{"excluded tool in allow", file(strings.Replace(validServer, "allow: [nav,", "allow: [close, nav,", 1)),
@@ -121,7 +121,7 @@ func TestParseProblems(t *testing.T) {
 		{"bad env placeholder", file(strings.Replace(validServer, `{PEER_QUIET: "1"}`, `{PEER_HOME: "{home}"}`, 1)),
 			6, "servers[0].env.PEER_HOME", `unknown placeholder "{home}"`},
 		{"env value not a string", file(strings.Replace(validServer, `{PEER_QUIET: "1"}`, `{PEER_QUIET: 1}`, 1)),
-			6, "servers[0].env.PEER_QUIET", "must be a string (quote numbers"},
+			6, "servers[0].env.PEER_QUIET", "expected a string, got the integer 1 (quote it"},
 		{"unknown snapshot format", file(strings.Replace(validServer, "snapshot_format: playwright", "snapshot_format: html", 1)),
 			7, "servers[0].snapshot_format", `"html" must be one of builtin, playwright, chrome-devtools`},
 		{"page tool not allowed", file(strings.Replace(validServer, "page_tools: [snap]", "page_tools: [eval]", 1)),
@@ -133,7 +133,7 @@ func TestParseProblems(t *testing.T) {
 		{"bad name", file(strings.Replace(validServer, "name: peer", "name: Peer_1", 1)),
 			3, "servers[0].name", "lower-case letters"},
 		{"no servers", "format_version: 1\nservers: []\n",
-			2, "servers", "must be a non-empty list"},
+			2, "servers", "empty: list at least one server"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -68,8 +68,7 @@ type pageSize struct {
 // the number the runner reports. The table in docs/benchmarks/servers.md
 // must equal the measurement; -update rewrites it.
 //
-// A peer that is not installed skips the test, unless CI is set: then it
-// fails (the same rule as TestPeers).
+// A peer that is not installed fails the test (see requireInstalled).
 func TestPageSizes(t *testing.T) {
 	set := loadServers(t)
 	profiles := make([]*Profile, 0, len(set.Names()))

@@ -19,6 +19,6 @@
 //	allow_unsafe:   optional; tools that could forge the evidence (page script, DOM
 //	                rewriting) offered anyway; a task that called one is tainted
 //
-// The package depends on contract only; it never imports the agent, LLM or
-// tool-server code.
+// The package depends on contract and problem (the decoding kit) only; it
+// never imports the agent, LLM or tool-server code.
 package suite

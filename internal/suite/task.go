@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -90,30 +89,31 @@ var idPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 // problems and must be the task's file name: the id has to match it. Every
 // problem found is returned together, as problem.List.
 func ParseTask(file string, data []byte) (*Task, error) {
-	root, err := problem.Document(file, data)
-	if err != nil {
-		return nil, err
-	}
 	d := &taskDecoder{problem.Collector{File: file}}
-	t := d.task(root)
-	if len(d.List) > 0 {
+	root := d.Document(data)
+	if root == nil {
 		return nil, d.List
+	}
+	t := d.task(root)
+	if ps := d.Result(); ps != nil {
+		return nil, ps
 	}
 	t.File = file
 	return t, nil
 }
 
-// taskDecoder walks a task file's YAML tree, collecting its problems.
+// taskDecoder walks a task file's YAML tree with the problem package's
+// decoding kit, collecting its problems.
 type taskDecoder struct {
 	problem.Collector
 }
 
 func (d *taskDecoder) task(n *yaml.Node) *Task {
-	f := d.Fields(n, "", nil, []string{"id", "instruction", "start_url", "timeout", "budget", "tags",
-		"postconditions", "reference", "rationale", "allow_unsafe"})
+	f := d.Fields(n, "", []string{"id", "instruction", "timeout", "rationale"},
+		[]string{"start_url", "budget", "tags", "postconditions", "reference", "allow_unsafe"})
 	t := &Task{}
 	want := strings.TrimSuffix(filepath.Base(d.File), filepath.Ext(d.File))
-	t.ID = d.str(f["id"], "id", true)
+	t.ID = d.Text(f["id"], "id")
 	if t.ID != "" {
 		switch {
 		case !idPattern.MatchString(t.ID):
@@ -122,9 +122,9 @@ func (d *taskDecoder) task(n *yaml.Node) *Task {
 			d.Add(f["id"], "id", "%q must equal the file name %q", t.ID, want)
 		}
 	}
-	t.Instruction = d.str(f["instruction"], "instruction", true)
+	t.Instruction = d.Text(f["instruction"], "instruction")
 	if v := f["start_url"]; v != nil {
-		t.StartURL = d.str(v, "start_url", true)
+		t.StartURL = d.Text(v, "start_url")
 		if t.StartURL != "" {
 			if u, err := url.Parse(t.StartURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
 				d.Add(v, "start_url", "%q must be an absolute http(s) URL", t.StartURL)
@@ -135,9 +135,7 @@ func (d *taskDecoder) task(n *yaml.Node) *Task {
 	if v := f["budget"]; v != nil {
 		t.Budget = d.budget(v)
 	}
-	if v := f["tags"]; v != nil {
-		t.Tags = d.strings(v, "tags")
-	}
+	t.Tags = d.Strings(f["tags"], "tags")
 	if v := f["postconditions"]; v == nil {
 		d.Add(n, "postconditions", "missing (a task needs at least one postcondition)")
 	} else {
@@ -150,44 +148,13 @@ func (d *taskDecoder) task(n *yaml.Node) *Task {
 	} else {
 		t.Reference = d.reference(v)
 	}
-	t.Rationale = d.str(f["rationale"], "rationale", true)
-	if v := f["allow_unsafe"]; v != nil {
-		t.AllowUnsafe = d.strings(v, "allow_unsafe")
-	}
+	t.Rationale = d.Text(f["rationale"], "rationale")
+	t.AllowUnsafe = d.Strings(f["allow_unsafe"], "allow_unsafe")
 	return t
 }
 
-func (d *taskDecoder) str(n *yaml.Node, path string, required bool) string {
-	if n == nil {
-		if required {
-			d.Add(nil, path, "missing")
-		}
-		return ""
-	}
-	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!str" {
-		d.Add(n, path, "must be a string, not %s", problem.Describe(n))
-		return ""
-	}
-	if required && strings.TrimSpace(n.Value) == "" {
-		d.Add(n, path, "must not be empty")
-	}
-	return n.Value
-}
-
-func (d *taskDecoder) strings(n *yaml.Node, path string) []string {
-	if n.Kind != yaml.SequenceNode {
-		d.Add(n, path, "must be a list of strings, not %s", problem.Describe(n))
-		return nil
-	}
-	out := make([]string, 0, len(n.Content))
-	for i, c := range n.Content {
-		out = append(out, d.str(c, fmt.Sprintf("%s[%d]", path, i), true))
-	}
-	return out
-}
-
 func (d *taskDecoder) timeout(n *yaml.Node) time.Duration {
-	s := d.str(n, "timeout", true)
+	s := d.Text(n, "timeout")
 	if s == "" {
 		return 0
 	}
@@ -204,16 +171,11 @@ func (d *taskDecoder) timeout(n *yaml.Node) time.Duration {
 func (d *taskDecoder) budget(n *yaml.Node) Budget {
 	f := d.Fields(n, "budget", nil, []string{"max_tokens_per_turn", "max_tool_iterations", "max_usd"})
 	var b Budget
-	if v := f["max_tokens_per_turn"]; v != nil {
-		b.MaxTokensPerTurn = d.positiveInt(v, "budget.max_tokens_per_turn")
-	}
-	if v := f["max_tool_iterations"]; v != nil {
-		b.MaxToolIterations = d.positiveInt(v, "budget.max_tool_iterations")
-	}
-	if v := f["max_usd"]; v != nil {
-		x, err := strconv.ParseFloat(v.Value, 64)
-		if v.Kind != yaml.ScalarNode || err != nil || x <= 0 {
-			d.Add(v, "budget.max_usd", "%q must be a positive number of US dollars", v.Value)
+	b.MaxTokensPerTurn = d.positiveInt(f["max_tokens_per_turn"], "budget.max_tokens_per_turn")
+	b.MaxToolIterations = d.positiveInt(f["max_tool_iterations"], "budget.max_tool_iterations")
+	if x, ok := d.Number(f["max_usd"], "budget.max_usd"); ok {
+		if x <= 0 {
+			d.Add(f["max_usd"], "budget.max_usd", "%v must be a positive number of US dollars", x)
 		}
 		b.MaxUSD = x
 	}
@@ -221,34 +183,38 @@ func (d *taskDecoder) budget(n *yaml.Node) Budget {
 }
 
 func (d *taskDecoder) positiveInt(n *yaml.Node, path string) int {
-	x, err := strconv.Atoi(n.Value)
-	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!int" || err != nil || x <= 0 {
-		d.Add(n, path, "%q must be a positive integer", n.Value)
+	x, ok := d.Int(n, path)
+	if ok && x <= 0 {
+		d.Add(n, path, "%d must be a positive integer", x)
 		return 0
 	}
 	return x
 }
 
 func (d *taskDecoder) reference(n *yaml.Node) []Step {
-	if n.Kind != yaml.SequenceNode || len(n.Content) == 0 {
-		d.Add(n, "reference", "must be a non-empty list of {tool, args}")
+	items, ok := d.Seq(n, "reference")
+	if !ok {
 		return nil
 	}
-	steps := make([]Step, 0, len(n.Content))
-	for i, c := range n.Content {
-		p := fmt.Sprintf("reference[%d]", i)
-		f := d.Fields(c, p, nil, []string{"tool", "args", "target"})
-		s := Step{Tool: d.str(f["tool"], p+".tool", true), Args: json.RawMessage(`{}`)}
+	if len(items) == 0 {
+		d.Add(n, "reference", "empty: the scripted solution needs at least one step")
+		return nil
+	}
+	steps := make([]Step, 0, len(items))
+	for i, c := range items {
+		p := problem.Index("reference", i)
+		f := d.Fields(c, p, []string{"tool"}, []string{"args", "target"})
+		s := Step{Tool: d.Text(f["tool"], p+".tool"), Args: json.RawMessage(`{}`)}
 		if t := f["target"]; t != nil {
 			s.Target = d.target(t, p+".target")
 		}
 		if a := f["args"]; a != nil {
-			if a.Kind != yaml.MappingNode {
-				d.Add(a, p+".args", "must be a mapping, not %s", problem.Describe(a))
-			} else if raw, err := nodeJSON(a); err != nil {
-				d.Add(a, p+".args", "%v", err)
-			} else {
-				s.Args = raw
+			if _, ok := d.Pairs(a, p+".args"); ok {
+				if raw, err := nodeJSON(a); err != nil {
+					d.Add(a, p+".args", "%v", err)
+				} else {
+					s.Args = raw
+				}
 			}
 		}
 		steps = append(steps, s)
@@ -257,11 +223,9 @@ func (d *taskDecoder) reference(n *yaml.Node) []Step {
 }
 
 func (d *taskDecoder) target(n *yaml.Node, path string) *Target {
-	f := d.Fields(n, path, nil, []string{"role", "name", "href"})
-	t := &Target{Role: d.str(f["role"], path+".role", true), Name: d.str(f["name"], path+".name", true)}
-	if h := f["href"]; h != nil {
-		t.Href = d.str(h, path+".href", true)
-	}
+	f := d.Fields(n, path, []string{"role", "name"}, []string{"href"})
+	t := &Target{Role: d.Text(f["role"], path+".role"), Name: d.Text(f["name"], path+".name")}
+	t.Href = d.Text(f["href"], path+".href")
 	if t.Role != "" && !slices.Contains(TargetRoles, t.Role) {
 		d.Add(f["role"], path+".role", "%q must be one of %s", t.Role, strings.Join(TargetRoles, ", "))
 	}

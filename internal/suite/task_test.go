@@ -66,11 +66,11 @@ func TestParseTaskProblems(t *testing.T) {
 		{"budget raised field unknown", repl("max_usd: 0.1", "max_dollars: 0.1"),
 			[]string{`:5: budget.max_dollars: unknown field`}},
 		{"negative budget", repl("max_tool_iterations: 10", "max_tool_iterations: -1"),
-			[]string{`:5: budget.max_tool_iterations: "-1" must be a positive integer`}},
+			[]string{`:5: budget.max_tool_iterations: -1 must be a positive integer`}},
 		{"contract problems carry paths", repl(`pattern: '^https://example\.com/$'`, `pattern: '('`),
 			[]string{`:9: postconditions[0].pattern: invalid regexp`}},
 		{"reference args not a mapping", repl(`args: {url: "https://example.com/"}`, `args: [1]`),
-			[]string{`:12: reference[0].args: must be a mapping, not a list`}},
+			[]string{`:12: reference[0].args: expected a mapping, got a list`}},
 		{"missing fields all reported", func(string) string { return "id: task-99-demo\n" },
 			[]string{"instruction: missing", "timeout: missing", "postconditions: missing", "reference: missing", "rationale: missing"}},
 	}
@@ -151,7 +151,7 @@ func TestLoadSuiteCollectsAllFiles(t *testing.T) {
 	if err == nil {
 		t.Fatal("Load accepted bad files")
 	}
-	for _, w := range []string{"task-98-bad.yaml:14: extra: unknown field", "task-97-bad.yaml: not valid YAML"} {
+	for _, w := range []string{"task-98-bad.yaml:14: extra: unknown field", "task-97-bad.yaml:1: not valid YAML"} {
 		if !strings.Contains(err.Error(), w) {
 			t.Errorf("missing %q in:\n%v", w, err)
 		}

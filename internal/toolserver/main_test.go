@@ -123,7 +123,7 @@ func newEnv(t testing.TB) *env {
 		t.Fatalf("creating a browser context: %v", err)
 	}
 	t.Cleanup(func() {
-		_, _ = chromedp.CallBrowser(control, target.DisposeBrowserContext, target.DisposeBrowserContextParams{BrowserContextID: bc.BrowserContextID})
+		_, _ = chromedp.CallBrowser(control, target.DisposeBrowserContext, target.DisposeBrowserContextParams(bc))
 	})
 	tab, err := chromedp.CallBrowser(control, target.CreateTarget, target.CreateTargetParams{URL: "about:blank", BrowserContextID: bc.BrowserContextID})
 	if err != nil {

@@ -137,12 +137,12 @@ func TestOpenProblems(t *testing.T) {
 		{
 			name:    "format_version not a number",
 			listing: "-- archive.yaml --\nformat_version: one\n",
-			want:    []string{`archive.yaml:1: format_version: want an integer, found the string "one"`},
+			want:    []string{`archive.yaml:1: format_version: expected an integer, got the string "one"`},
 		},
 		{
 			name:    "format_version missing",
 			listing: "-- archive.yaml --\ndescription: x\n",
-			want:    []string{"archive.yaml:1: format_version: missing; want format_version: 1"},
+			want:    []string{"archive.yaml:1: format_version: missing"},
 		},
 		{
 			name: "problems of every file collected",
@@ -150,7 +150,7 @@ func TestOpenProblems(t *testing.T) {
 				"-- a.example/index.yaml --\nentries:\n  - path: /\n    status: 999\n" +
 				"-- b.example/index.yaml --\nentries:\n  - path: nope\n",
 			want: []string{
-				"archive.yaml:2: author: unknown field; want format_version or description",
+				"archive.yaml:2: author: unknown field \"author\" (known: format_version, description)",
 				"a.example/index.yaml:3: entries[0].status: 999 is not an HTTP status",
 				`b.example/index.yaml:2: entries[0].path: "nope" does not start with "/"`,
 			},
@@ -178,12 +178,12 @@ func TestOpenProblems(t *testing.T) {
 		{
 			name:    "unknown entry field",
 			listing: manifest + "-- example.com/index.yaml --\nentries:\n  - path: /\n    stauts: 200\n",
-			want:    []string{"example.com/index.yaml:3: entries[0].stauts: unknown field; want one of path, query, method, status, headers, body"},
+			want:    []string{"example.com/index.yaml:3: entries[0].stauts: unknown field \"stauts\" (known: path, query, method, status, headers, body)"},
 		},
 		{
 			name:    "unknown top-level field",
 			listing: manifest + "-- example.com/index.yaml --\nentries:\n  - path: /\nversion: 1\n",
-			want:    []string{"example.com/index.yaml:3: version: unknown field; want entries"},
+			want:    []string{"example.com/index.yaml:3: version: unknown field \"version\" (known: entries)"},
 		},
 		{
 			name:    "missing body file",
@@ -233,9 +233,9 @@ func TestOpenProblems(t *testing.T) {
 			name:    "wrong kinds of values",
 			listing: manifest + "-- example.com/index.yaml --\nentries:\n  - path: [/a]\n    status: ok\n    headers: [x]\n",
 			want: []string{
-				"example.com/index.yaml:2: entries[0].path: want a string, found a list",
-				`example.com/index.yaml:3: entries[0].status: want an integer, found the string "ok"`,
-				"example.com/index.yaml:4: entries[0].headers: want a mapping, found a list",
+				"example.com/index.yaml:2: entries[0].path: expected a string, got a list",
+				`example.com/index.yaml:3: entries[0].status: expected an integer, got the string "ok"`,
+				"example.com/index.yaml:4: entries[0].headers: expected a mapping, got a list",
 			},
 		},
 		{
@@ -251,20 +251,20 @@ func TestOpenProblems(t *testing.T) {
 		{
 			name:    "syntax error",
 			listing: manifest + "-- example.com/index.yaml --\nentries:\n\t- path: /\n",
-			want:    []string{"example.com/index.yaml:2: found character that cannot start any token"},
+			want:    []string{"example.com/index.yaml:2: not valid YAML: found character that cannot start any token"},
 		},
 		{
 			name:    "aliases and repeated keys",
 			listing: manifest + "-- example.com/index.yaml --\nentries:\n  - &page\n    path: /\n    path: /again\n  - *page\n",
 			want: []string{
-				"example.com/index.yaml:4: entries[0].path: repeated; first set on line 3",
-				"example.com/index.yaml:5: entries[1]: aliases are not supported",
+				"example.com/index.yaml:4: entries[0].path: field \"path\" appears twice (first on line 3)",
+				"example.com/index.yaml:5: entries[1]: YAML aliases are not allowed",
 			},
 		},
 		{
 			name:    "entries not a list",
 			listing: manifest + "-- example.com/index.yaml --\nentries: {path: /}\n",
-			want:    []string{"example.com/index.yaml:1: entries: want a list of entries, found a mapping"},
+			want:    []string{"example.com/index.yaml:1: entries: expected a list, got a mapping"},
 		},
 		{
 			name:    "empty entries",
@@ -274,12 +274,12 @@ func TestOpenProblems(t *testing.T) {
 		{
 			name:    "empty index",
 			listing: manifest + "-- example.com/index.yaml --\n",
-			want:    []string{"example.com/index.yaml: empty; want a mapping"},
+			want:    []string{"example.com/index.yaml: empty document"},
 		},
 		{
 			name:    "two documents",
 			listing: manifest + "-- example.com/index.yaml --\nentries:\n  - path: /\n---\nentries:\n  - path: /b\n",
-			want:    []string{"example.com/index.yaml:3: more than one YAML document; want one"},
+			want:    []string{"example.com/index.yaml:3: a second YAML document: a file holds one document"},
 		},
 	}
 	for _, tt := range tests {

@@ -4,8 +4,9 @@
 // over one archive type: Replay, which serves only what the archive holds,
 // and Record, which fetches from the live site and adds to the archive.
 //
-// It imports the standard library and the YAML library only; it must not
-// import other packages of this module. Launching the browser, choosing a
+// It imports the standard library, the YAML library and internal/problem
+// (the decoding kit and located problems of Open); it must not import other
+// packages of this module. Launching the browser, choosing a
 // mode and writing files at the end of a run belong to the caller.
 //
 // # Archive format, version 1

@@ -10,8 +10,10 @@
 // row of a data table. Spans are strings (text, white space already
 // collapsed except in "pre") or numbers (an index into controls). Hidden
 // elements (display:none, visibility:hidden, aria-hidden, zero-size boxes)
-// and script, style and similar are skipped. Every control rendered gets a
-// ref from the registry, so refs follow document order on first sight.
+// and script, style and similar are skipped. A MathML formula is one span
+// of text in a compact linear notation (see math below). Every control
+// rendered gets a ref from the registry, so refs follow document order on
+// first sight.
 function () {
   const ts = globalThis.__ts;
   const lines = [];
@@ -27,8 +29,45 @@ function () {
   const skip = new Set([
     'script', 'style', 'noscript', 'template', 'head', 'title', 'meta', 'link',
     'base', 'svg', 'canvas', 'video', 'audio', 'object', 'embed', 'map',
-    'datalist', 'option', 'optgroup', 'math',
+    'datalist', 'option', 'optgroup',
   ]);
+
+  // math writes a MathML formula on one line, compactly: tokens as they
+  // read, x^2 and x_i for scripts, (a)/(b) for fractions, √(x) for roots;
+  // annotations (a TeX source) are not shown, as a reader does not see them.
+  const math = (n) => {
+    if (n.nodeType === Node.TEXT_NODE) return ts.collapse(n.data).trim();
+    if (n.nodeType !== Node.ELEMENT_NODE) return '';
+    const tag = n.localName;
+    if (tag === 'annotation' || tag === 'annotation-xml' || tag === 'none' || tag === 'mprescripts') return '';
+    if (tag === 'semantics') return n.firstElementChild ? math(n.firstElementChild) : '';
+    const kids = Array.from(n.children, math);
+    const group = (s) => (/^[\p{L}\p{N}.]+$/u.test(s) || s.length <= 1 ? s : '(' + s + ')');
+    switch (tag) {
+      case 'msup':
+        return kids[0] + '^' + group(kids[1] || '');
+      case 'msub':
+        return kids[0] + '_' + group(kids[1] || '');
+      case 'munder':
+        return kids[0] + '_' + group(kids[1] || '');
+      case 'mover':
+        return kids[0] + '^' + group(kids[1] || '');
+      case 'msubsup':
+      case 'munderover':
+        return kids[0] + '_' + group(kids[1] || '') + '^' + group(kids[2] || '');
+      case 'mfrac':
+        return group(kids[0] || '') + '/' + group(kids[1] || '');
+      case 'msqrt':
+        return '√' + group(kids.join(''));
+      case 'mroot':
+        return (kids[1] || '') + '√' + group(kids[0] || '');
+      case 'mspace':
+        return ' ';
+    }
+    if (n.children.length === 0) return ts.collapse(n.textContent).trim();
+    return kids.join('');
+  };
+
 
   const styleOf = (el) => (el.ownerDocument.defaultView || window).getComputedStyle(el);
 
@@ -200,6 +239,13 @@ function () {
       case 'img': {
         const alt = ts.collapse(el.getAttribute('alt') || '').trim();
         if (alt && el.getAttribute('role') !== 'presentation') addText(' ![' + alt + '] ');
+        return;
+      }
+      case 'math': {
+        const t = math(el).trim();
+        if (!t) return;
+        if (el.getAttribute('display') === 'block' || st.display.startsWith('block')) block('p', null, () => addText(t));
+        else addText(t);
         return;
       }
       case 'iframe': {

@@ -12,6 +12,7 @@
 //	[Name](e13 button disabled)     any other control: ref, role, state
 //	[Email](e14 textbox type=email value="a@b" placeholder="you@x")
 //	![alt]                          an image's alternative text
+//	x=(−b±√(b^2−4ac))/2a            a MathML formula, in a linear notation
 //
 // Inside the parentheses there is only the ref, the role (absent for links),
 // key=value attributes and bare state words, so a control's name can never

@@ -1,6 +1,11 @@
-package report
+// Package reporttest holds test helpers for code that compares reports.
+package reporttest
 
-import "time"
+import (
+	"time"
+
+	"contractbench/internal/report"
+)
 
 // Normalize zeroes everything in r that depends on the clock: the start
 // time, every duration, the start time of every observed network request,
@@ -8,7 +13,7 @@ import "time"
 // it. Two runs of the same tree in replay mode must then encode to the
 // same JSON bytes; any difference left is a reproducibility bug. Medians of
 // duration in the derived summary become 0 as well.
-func Normalize(r *Run) {
+func Normalize(r *report.Run) {
 	r.Started = time.Time{}
 	r.DurationMS = 0
 	for i := range r.Results {

@@ -1,4 +1,6 @@
-package agent
+// Package agenttest holds test doubles of the agent's side: Script, a
+// provider that plays a fixed list of tool calls.
+package agenttest
 
 import (
 	"context"
