@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -53,12 +52,9 @@ func runShow(st *State, args []string) error {
 		}
 	}
 	path := fs.Arg(0)
-	run, err := readRun(path)
+	run, err := loadReport(path)
 	if err != nil {
 		return err
-	}
-	if err := report.LoadImages(filepath.Dir(path), run); err != nil {
-		return asUsage(fmt.Errorf("%s: %w", path, err))
 	}
 	var page bytes.Buffer
 	if err := report.WriteHTML(&page, run); err != nil {
@@ -77,21 +73,6 @@ func runShow(st *State, args []string) error {
 	}
 	fmt.Fprintln(st.Stdout, written)
 	return nil
-}
-
-// readRun reads a JSON report, as a usage error naming the file when it
-// cannot.
-func readRun(path string) (*report.Run, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, asUsage(err)
-	}
-	defer f.Close()
-	run, err := report.ReadJSON(f)
-	if err != nil {
-		return nil, asUsage(fmt.Errorf("%s: %w", path, err))
-	}
-	return run, nil
 }
 
 // checkLoopback returns a usage error unless addr is a loopback address
