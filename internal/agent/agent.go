@@ -30,6 +30,10 @@ type Options struct {
 	// BeforeCall is called just before each tool call goes to the server
 	// (the runner marks the judge's network log with it).
 	BeforeCall func(seq int, tool string)
+	// AfterCall is called once the reply of each tool call is in, before
+	// the next call starts (the runner has the judge photograph the page
+	// with it).
+	AfterCall func(seq int, tool string)
 }
 
 // Stop says why the loop ended.
@@ -55,6 +59,14 @@ type Call struct {
 	Refused  bool            `json:"refused,omitempty"`
 	Bytes    int             `json:"response_bytes"`
 	Duration time.Duration   `json:"-"`
+	// Reply is the reply's text as the agent read it (mcpclient.Result.Text).
+	Reply string `json:"-"`
+	// Turn is the 1-based LLM turn that asked for the call. Usage and USD
+	// are that turn's, set on the first call of the turn only, so they add
+	// up to the run's.
+	Turn  int       `json:"-"`
+	Usage llm.Usage `json:"-"`
+	USD   float64   `json:"-"`
 }
 
 // Outcome is what the agent did.
@@ -96,6 +108,7 @@ func Run(ctx context.Context, p llm.Provider, s *mcpclient.Session, opts Options
 		req := llm.Request{System: system, Messages: msgs, Tools: tools, MaxTokens: opts.Budget.Caps().MaxTokensPerTurn}
 		resp, err := p.Next(ctx, req)
 		out.Turns++
+		usdBefore := out.USD
 		if err != nil {
 			return out.stop(classify(ctx, err), err)
 		}
@@ -117,7 +130,7 @@ func Run(ctx context.Context, p llm.Provider, s *mcpclient.Session, opts Options
 			return out
 		}
 		results := make([]llm.ToolResult, 0, len(resp.ToolCalls))
-		for _, tc := range resp.ToolCalls {
+		for i, tc := range resp.ToolCalls {
 			if err := opts.Budget.CountToolCall(); err != nil {
 				return out.stop(StopBudget, err)
 			}
@@ -129,8 +142,15 @@ func Run(ctx context.Context, p llm.Provider, s *mcpclient.Session, opts Options
 			if err != nil {
 				return out.stop(classify(ctx, err), fmt.Errorf("tool server: %w", err))
 			}
-			out.Calls = append(out.Calls, Call{Seq: seq, Tool: tc.Name, Args: tc.Args, IsError: r.IsError,
-				Refused: r.Refused, Bytes: r.Bytes, Duration: r.Duration})
+			call := Call{Seq: seq, Tool: tc.Name, Args: tc.Args, IsError: r.IsError,
+				Refused: r.Refused, Bytes: r.Bytes, Duration: r.Duration, Reply: r.Text, Turn: out.Turns}
+			if i == 0 {
+				call.Usage, call.USD = resp.Usage, out.USD-usdBefore
+			}
+			out.Calls = append(out.Calls, call)
+			if opts.AfterCall != nil {
+				opts.AfterCall(seq, tc.Name)
+			}
 			if opts.Recorder != nil {
 				if err := opts.Recorder.Call(tc.Name, tc.Args, r.IsError, r.Bytes); err != nil {
 					return out.stop(StopError, err)

@@ -34,6 +34,7 @@ func TestRunConversation(t *testing.T) {
 		Instruction: "Read the heading.",
 		Budget:      newBudget(t, llm.Caps{}),
 		BeforeCall:  e.beforeCall,
+		AfterCall:   e.afterCall,
 	})
 
 	if out.Stop != agent.StopAnswer || out.Err != nil {
@@ -43,20 +44,23 @@ func TestRunConversation(t *testing.T) {
 		t.Errorf("Answer %q after %d turns, want %q after 3", out.Answer, out.Turns, "The heading says one.")
 	}
 
-	// Each call goes to the server only after the hook was told of it.
+	// Each call goes to the server only after the hook was told of it,
+	// and the next starts only after the other hook was told it ended.
 	wantLog := []string{
-		"before 1 echo", "server echo one",
-		"before 2 fail", "server fail boom",
-		"before 3 echo", "server echo two",
+		"before 1 echo", "server echo one", "after 1 echo",
+		"before 2 fail", "server fail boom", "after 2 fail",
+		"before 3 echo", "server echo two", "after 3 echo",
 	}
 	if got := e.events(); !slices.Equal(got, wantLog) {
 		t.Errorf("hook and server ran in the order\n  %q\nwant\n  %q", got, wantLog)
 	}
 
+	// The first two calls came in one turn, the third in the next; the
+	// replies are the texts the agent read.
 	wantCalls := []agent.Call{
-		{Seq: 1, Tool: "echo", Args: json.RawMessage(`{"text":"one"}`), Bytes: textBytes(t, "one")},
-		{Seq: 2, Tool: "fail", Args: json.RawMessage(`{"reason":"boom"}`), IsError: true, Bytes: textBytes(t, "boom")},
-		{Seq: 3, Tool: "echo", Args: json.RawMessage(`{"text":"two"}`), Bytes: textBytes(t, "two")},
+		{Seq: 1, Tool: "echo", Args: json.RawMessage(`{"text":"one"}`), Bytes: textBytes(t, "one"), Reply: "one", Turn: 1},
+		{Seq: 2, Tool: "fail", Args: json.RawMessage(`{"reason":"boom"}`), IsError: true, Bytes: textBytes(t, "boom"), Reply: "boom", Turn: 1},
+		{Seq: 3, Tool: "echo", Args: json.RawMessage(`{"text":"two"}`), Bytes: textBytes(t, "two"), Reply: "two", Turn: 2},
 	}
 	for i := range out.Calls {
 		out.Calls[i].Duration = 0 // wall time; mcpclient's tests pin it

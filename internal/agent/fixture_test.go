@@ -42,6 +42,9 @@ func (e *env) events() []string {
 // beforeCall is the loop's BeforeCall hook; it logs what it was told.
 func (e *env) beforeCall(seq int, tool string) { e.record("before %d %s", seq, tool) }
 
+// afterCall is the loop's AfterCall hook; it logs what it was told.
+func (e *env) afterCall(seq int, tool string) { e.record("after %d %s", seq, tool) }
+
 // serverCalls counts the calls that reached the server's handlers.
 func (e *env) serverCalls() int {
 	n := 0

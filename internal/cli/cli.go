@@ -23,6 +23,7 @@ func commands() []command {
 		recordCommand,
 		compareCommand,
 		mergeCommand,
+		showCommand,
 		judgeCommand,
 		regradeCommand,
 		validateCommand,

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"contractbench/internal/report"
@@ -23,7 +24,9 @@ table with a row per server: pass count, median tool calls per task, median
 and p90 bytes per tool call, median bytes per page read (the server's
 snapshot tools), median latency per call and per task, with ratios against
 the --base server. The table is also written to
-<out>/<git-sha>-servers.md.
+<out>/<git-sha>-servers.md, and <out>/<git-sha>-servers.html shows it with
+every task's result on each server side by side, linked to each server's
+HTML report.
 
 Peer servers come from benchmarks/servers.yaml and need "make peers". With
 the default replay agent each server replays its own reference transcripts
@@ -43,6 +46,7 @@ func runCompare(st *State, args []string) error {
 	fs.BoolVar(&f.agentCDP, "agent-cdp", false, "with --agent exec: also give the agent raw CDP; every verdict is then labelled unrestricted")
 	fs.IntVar(&f.parallel, "j", 1, "tasks run in parallel, each with its own browser")
 	out := fs.String("out", "", "report folder (default <suite>/reports)")
+	fs.StringVar(&f.runOptions.trace, "trace", "auto", traceUsage)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -76,6 +80,7 @@ func runCompare(st *State, args []string) error {
 	}
 	sha := gitSHA(st, cfgs[0].Suite.Dir)
 	var rows []report.ServerRow
+	var runs []report.ServerRun
 	for i, cfg := range cfgs {
 		fmt.Fprintf(st.Stderr, "server %s:\n", cfg.Settings.Server)
 		run, err := execute(st, cfg)
@@ -83,10 +88,12 @@ func runCompare(st *State, args []string) error {
 			return err
 		}
 		run.GitSHA = sha
-		if _, err := report.WriteFiles(dir, sha+"-"+cfg.Settings.Server, run); err != nil {
+		paths, err := report.WriteFiles(dir, sha+"-"+cfg.Settings.Server, run)
+		if err != nil {
 			return fmt.Errorf("write report: %w", err)
 		}
 		rows = append(rows, report.CompareRow(cfg.Settings.Server, run, pageTools[i]))
+		runs = append(runs, report.ServerRun{Server: cfg.Settings.Server, Run: run, HTMLFile: filepath.Base(paths.HTML)})
 		if run.Incomplete {
 			return failed("") // execute said so
 		}
@@ -100,8 +107,16 @@ func runCompare(st *State, args []string) error {
 	if err != nil {
 		return fmt.Errorf("write the comparison: %w", err)
 	}
+	var page bytes.Buffer
+	if err := report.WriteComparisonHTML(&page, "Tool servers compared ("+sha+")", runs, rows); err != nil {
+		return err
+	}
+	htmlPath, err := report.WriteFile(dir, sha+"-servers.html", page.Bytes())
+	if err != nil {
+		return fmt.Errorf("write the comparison: %w", err)
+	}
 	st.Stdout.Write(table.Bytes())
-	fmt.Fprintf(st.Stdout, "\ncomparison: %s\n", path)
+	fmt.Fprintf(st.Stdout, "\ncomparison: %s, %s\n", path, htmlPath)
 	for _, r := range rows {
 		if r.Passed < r.Total {
 			return failed("")

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"reflect"
 
 	"contractbench/internal/report"
@@ -66,7 +67,8 @@ func mergedName(r *report.Run) string {
 	return name + "-merged"
 }
 
-// loadReport reads a report JSON, naming the file in any error.
+// loadReport reads a report JSON, with the screenshots and thumbnails
+// beside it, naming the file in any error.
 func loadReport(path string) (*report.Run, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -75,6 +77,9 @@ func loadReport(path string) (*report.Run, error) {
 	defer f.Close()
 	r, err := report.ReadJSON(f)
 	if err != nil {
+		return nil, usagef("%s: %v", path, err)
+	}
+	if err := report.LoadImages(filepath.Dir(path), r); err != nil {
 		return nil, usagef("%s: %v", path, err)
 	}
 	return r, nil

@@ -38,7 +38,7 @@ func writeReport(st *State, dir string, run *report.Run) error {
 		return err
 	}
 	st.Stdout.Write(md.Bytes())
-	fmt.Fprintf(st.Stdout, "\nreport: %s, %s, %s\n", paths.Markdown, paths.JSON, paths.JUnit)
+	fmt.Fprintf(st.Stdout, "\nreport: %s, %s, %s, %s\n", paths.Markdown, paths.JSON, paths.HTML, paths.JUnit)
 	return nil
 }
 

@@ -17,9 +17,11 @@ const runHelp = `
 Runs tasks of a suite: for each task a fresh Chromium, the judge's own CDP
 session, the MCP tool server and the agent; then the judge captures the
 browser's final state and contract.Evaluate grades it. Writes the report to
-<out>/<git-sha>.{md,json} (a -dirty suffix when the tree has changes) and
-<out>/junit.xml, prints the table, and with --gate checks the suite's
-baseline.json.
+<out>/<git-sha>.{md,json,html} (a -dirty suffix when the tree has changes)
+and <out>/junit.xml, prints the table, and with --gate checks the suite's
+baseline.json. The HTML page is self-contained: every task's evidence,
+screenshot, and tool calls with the judge's thumbnail of the page after
+each (--trace).
 
 The default agent replays the recorded transcripts (CI's mode: no network,
 no API key). Paid agents need CONTRACTBENCH_REAL=1 and the provider's key
@@ -36,6 +38,9 @@ them satisfies is broken: every suite must score 0 with both.
 Exit codes: 0 every task passed (and the gate, with --gate); 1 a task or the
 gate failed; 2 bad usage or input file; 3 a task ended in a harness error.
 `
+
+// traceUsage documents --trace for run and compare.
+const traceUsage = "thumbnails of the page after each tool call, taken by the judge: auto (on up to 20 task attempts, else failed), on, failed (kept for results that did not pass) or off"
 
 // runFlags are the flags run and record share.
 type runFlags struct {
@@ -86,6 +91,7 @@ func runRun(st *State, args []string) error {
 	fs.StringVar(&f.transcripts, "transcripts", "", "folder of transcripts to replay (default <suite>/transcripts/<server>)")
 	shard := fs.String("shard", "", "run only part I of N of the selected task attempts (I/N); merge the parts' reports with merge")
 	resume := fs.String("resume", "", "report JSON of an earlier run of the same selection: run only the attempts it lacks or that ended in a harness error, keep the rest")
+	fs.StringVar(&f.runOptions.trace, "trace", "auto", traceUsage)
 	if err := parse(fs, args); err != nil {
 		return err
 	}

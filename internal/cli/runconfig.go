@@ -53,6 +53,32 @@ type runOptions struct {
 	agentCDP bool
 	// seed seeds --agent random.
 	seed uint64
+	// trace is --trace: auto, on, failed or off; empty is off.
+	trace string
+}
+
+// autoTraceAttempts is the largest run (tasks times attempts) that --trace
+// auto traces in full; a larger one keeps thumbnails of the results that
+// did not pass only. Past a few tasks a reader looks at failures, and the
+// report stays small (docs/benchmarks/webvoyager.md gives the cost).
+const autoTraceAttempts = 20
+
+// traceMode resolves --trace for a run of attempts task attempts.
+func traceMode(flag string, attempts int) (runner.Trace, error) {
+	switch flag {
+	case "", "off":
+		return runner.TraceOff, nil
+	case "on":
+		return runner.TraceOn, nil
+	case "failed":
+		return runner.TraceFailed, nil
+	case "auto":
+		if attempts <= autoTraceAttempts {
+			return runner.TraceOn, nil
+		}
+		return runner.TraceFailed, nil
+	}
+	return "", usagef("unknown --trace %q: want auto, on, failed or off", flag)
 }
 
 // newRunConfig checks every input a run needs before anything starts, so a
@@ -96,6 +122,10 @@ func newRunConfig(st *State, o runOptions) (*runner.Config, error) {
 			return nil, usagef("--price %q: %v", p, err)
 		}
 	}
+	trace, err := traceMode(o.trace, len(tasks)*max(o.repeat, 1))
+	if err != nil {
+		return nil, err
+	}
 	caps := llm.DefaultCaps()
 	for _, t := range tasks {
 		if _, err := caps.Lower(runner.TaskCaps(t.Budget)); err != nil {
@@ -121,6 +151,7 @@ func newRunConfig(st *State, o runOptions) (*runner.Config, error) {
 			Env:       servers.WithoutSecrets(st.Environ()),
 		},
 		BrowserURL: o.browserURL,
+		Trace:      trace,
 		Now:        st.Now,
 	}
 	if cfg.Exec, err = execAgent(st, o); err != nil {
@@ -160,7 +191,7 @@ func newRunConfig(st *State, o runOptions) (*runner.Config, error) {
 	cfg.Settings = report.Settings{
 		Suite: o.suiteDir, Agent: o.agent, Server: o.server, Model: o.model, Web: string(web),
 		Caps:   report.Caps{MaxTokensPerTurn: caps.MaxTokensPerTurn, MaxToolIterations: caps.MaxToolIterations, MaxUSD: caps.MaxUSD},
-		Repeat: cfg.Repeat, Parallel: cfg.Parallel, Tasks: ids,
+		Repeat: cfg.Repeat, Parallel: cfg.Parallel, Tasks: ids, Trace: string(trace),
 	}
 	if cfg.Exec != nil && cfg.Exec.CDP {
 		cfg.Settings.Trust = report.TrustUnrestricted

@@ -85,6 +85,15 @@ func TestReplayedSuite(t *testing.T) {
 			if res.Outcome != report.OutcomePassed || res.Drift != "" || len(res.WebMisses) > 0 {
 				t.Errorf("%s: outcome %s, drift %q, web misses %q; want passed with neither", res.Task, res.Outcome, res.Drift, res.WebMisses)
 			}
+			// A run of ten tasks traces every step by default.
+			for _, c := range res.Calls {
+				if th := c.Thumbnail; th == nil || (th.File == "") == (th.Error == "") {
+					t.Errorf("%s: call %d (%s): thumbnail %+v, want a file or why there is none", res.Task, c.Seq, c.Tool, th)
+				}
+			}
+		}
+		if html, _ := filepath.Glob(filepath.Join(dirs[0], "*.html")); len(html) != 1 {
+			t.Errorf("%s: HTML reports %q, want one", dirs[0], html)
 		}
 	})
 

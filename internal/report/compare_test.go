@@ -63,3 +63,46 @@ func TestWriteFile(t *testing.T) {
 		t.Error("WriteFile accepted a name with a path in it")
 	}
 }
+
+// TestComparisonHTMLGolden pins the page of servers side by side: the
+// builtin server's fixture run against a peer on which task-03 passed and
+// task-05 timed out. Run with -update after an intended change.
+func TestComparisonHTMLGolden(t *testing.T) {
+	t.Parallel()
+	ours, peer := testRun(t), testRun(t)
+	peer.Settings.Server = "playwright"
+	peer.Results[2].Outcome, peer.Results[2].FailedPostcondition = OutcomePassed, ""
+	peer.Results[4].Outcome = OutcomeTimeout
+	runs := []ServerRun{
+		{Server: "builtin", Run: ours, HTMLFile: "4f2a9c1-builtin.html"},
+		{Server: "playwright", Run: peer, HTMLFile: "4f2a9c1-playwright.html"},
+	}
+	rows := []ServerRow{CompareRow("builtin", ours, []string{"read_page"}), CompareRow("playwright", peer, []string{"read_page"})}
+	var b strings.Builder
+	if err := WriteComparisonHTML(&b, "Tool servers compared (4f2a9c1)", runs, rows); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{
+		`<th>builtin</th><th>playwright</th>`,
+		`<a href="4f2a9c1-playwright.html#result-5"><span class="badge o-timeout">timeout</span></a>`,
+		`<a href="4f2a9c1-builtin.html#result-3"><span class="badge o-failed">failed</span></a>`,
+	} {
+		if !strings.Contains(b.String(), s) {
+			t.Errorf("the comparison page lacks %s", s)
+		}
+	}
+	golden := filepath.Join("testdata", "servers.golden.html")
+	if *update {
+		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if b.String() != string(want) {
+		t.Errorf("%s differs from the rendered page (run with -update and review the diff):\n%s", golden, firstDiff(string(want), b.String()))
+	}
+}

@@ -1,13 +1,16 @@
 // Package report owns the one result model of a benchmark run (Run, with its
 // TaskResults) and every view of it: JSON (the machine-readable record,
 // carrying schema_version), Markdown (the human report under
-// reports/<git-sha>.md), JUnit XML (for CI systems), and the Summary the
-// views share. It also owns the baseline gate that decides whether a run may
-// pass CI.
+// reports/<git-sha>.md), HTML (one self-contained page per run, with each
+// task's evidence tree and the timeline of its tool calls), JUnit XML (for
+// CI systems), and the Summary the views share. It also owns the baseline
+// gate that decides whether a run may pass CI.
 //
 // Every view renders the same Run; none of them computes anything another
-// view could disagree with. Screenshots are written beside the report as PNG
-// files and referenced by name, never embedded.
+// view could disagree with. Screenshots and the judge's step thumbnails are
+// written beside the report as PNG and JPEG files and referenced by name in
+// the JSON and Markdown, never embedded there; the HTML page embeds them
+// so it can travel alone (LoadImages reads them back for a stored report).
 //
 // # Outcomes
 //

@@ -48,6 +48,35 @@ func failingEvidence(res *TaskResult) []contract.Evidence {
 	return failed
 }
 
+// failedEvidence returns, in evaluation order, the evidence of every clause
+// that failed: each failed leaf, wherever it is, and every leaf under the
+// clause the verdict named (a not fails because its child held, so that
+// clause's leaves explain it even when they passed).
+func failedEvidence(res *TaskResult) []contract.Evidence {
+	clause, _ := failedClause(res)
+	var out []contract.Evidence
+	for _, ev := range res.Evidence {
+		if !ev.Passed || (clause != "" && under(ev.Path, clause)) {
+			out = append(out, ev)
+		}
+	}
+	return out
+}
+
+// failedClause returns the path and kind of the clause the verdict named.
+// A report written before they were kept apart has only
+// failed_postcondition ("postconditions[1] (or)"), which is split.
+func failedClause(res *TaskResult) (string, contract.Kind) {
+	if res.FailedPath != "" || res.FailedPostcondition == "" {
+		return res.FailedPath, res.FailedKind
+	}
+	path, kind, ok := strings.Cut(res.FailedPostcondition, " (")
+	if !ok {
+		return path, ""
+	}
+	return path, contract.Kind(strings.TrimSuffix(kind, ")"))
+}
+
 // evidenceSummary is the one-line account of a failing clause used by the
 // gate and JUnit: "expected url matching ^https://example\.com/$, saw
 // https://wrong.example/", with at most maxEvidenceItems parts.

@@ -16,7 +16,9 @@ type Paths struct {
 	JSON        string
 	Markdown    string
 	JUnit       string
+	HTML        string
 	Screenshots []string
+	Thumbnails  []string
 }
 
 // JUnitFile is the name of the JUnit report inside a report directory. It
@@ -24,10 +26,12 @@ type Paths struct {
 const JUnitFile = "junit.xml"
 
 // WriteFiles writes the report of r into dir: <base>.json, <base>.md,
-// junit.xml and, for every result whose observation holds a screenshot,
-// <base>-<task>.png (<base>-<task>-<attempt>.png when tasks were repeated).
-// The JSON and Markdown refer to each screenshot by that file name. r itself
-// is not modified.
+// <base>.html, junit.xml, for every result whose observation holds a
+// screenshot <base>-<task>.png (<base>-<task>-<attempt>.png when tasks
+// were repeated), and for every thumbnail taken after a tool call
+// <base>-<task>[-<attempt>]-step<seq>.jpg. The JSON and Markdown refer to
+// each image by that file name; the HTML embeds them all. r itself is not
+// modified.
 //
 // dir is created if needed. Every file is first written to a temporary file
 // in dir and renamed into place only after all of them were written, so a
@@ -45,6 +49,7 @@ func WriteFiles(dir, base string, r *Run) (paths Paths, err error) {
 	if err != nil {
 		return Paths{}, err
 	}
+	view, jpgs := withThumbnailFiles(base, view)
 
 	var files []pendingFile
 	for _, v := range []struct {
@@ -54,6 +59,7 @@ func WriteFiles(dir, base string, r *Run) (paths Paths, err error) {
 		{base + ".json", WriteJSON},
 		{base + ".md", WriteMarkdown},
 		{JUnitFile, WriteJUnit},
+		{base + ".html", WriteHTML},
 	} {
 		var b bytes.Buffer
 		if err := v.render(&b, view); err != nil {
@@ -62,6 +68,7 @@ func WriteFiles(dir, base string, r *Run) (paths Paths, err error) {
 		files = append(files, pendingFile{name: v.name, data: b.Bytes()})
 	}
 	files = append(files, pngs...)
+	files = append(files, jpgs...)
 
 	created, err := mkdirAll(dir)
 	if err != nil {
@@ -104,12 +111,12 @@ func WriteFiles(dir, base string, r *Run) (paths Paths, err error) {
 	}
 
 	paths = Paths{
-		JSON:     written[0],
-		Markdown: written[1],
-		JUnit:    written[2],
-	}
-	if len(written) > 3 {
-		paths.Screenshots = written[3:]
+		JSON:        written[0],
+		Markdown:    written[1],
+		JUnit:       written[2],
+		HTML:        written[3],
+		Screenshots: written[4 : 4+len(pngs)],
+		Thumbnails:  written[4+len(pngs):],
 	}
 	return paths, nil
 }
@@ -153,6 +160,38 @@ func withScreenshotFiles(base string, r *Run) (*Run, []pendingFile, error) {
 		pngs = append(pngs, pendingFile{name: name, data: obs.Screenshot.PNG})
 	}
 	return &view, pngs, nil
+}
+
+// withThumbnailFiles returns a copy of r (itself a copy made by
+// withScreenshotFiles, whose results may be changed) whose calls name
+// their thumbnail files, and those files. Task names were checked by
+// withScreenshotFiles.
+func withThumbnailFiles(base string, r *Run) (*Run, []pendingFile) {
+	rep := repeated(r)
+	var jpgs []pendingFile
+	for i := range r.Results {
+		res := &r.Results[i]
+		copied := false
+		for j, c := range res.Calls {
+			if c.Thumbnail == nil || len(c.Thumbnail.JPEG) == 0 {
+				continue
+			}
+			if !copied {
+				res.Calls = append([]Call(nil), res.Calls...)
+				copied = true
+			}
+			name := base + "-" + res.Task
+			if rep {
+				name += "-" + strconv.Itoa(res.Attempt)
+			}
+			name += "-step" + strconv.Itoa(c.Seq) + ".jpg"
+			th := *c.Thumbnail
+			th.File = name
+			res.Calls[j].Thumbnail = &th
+			jpgs = append(jpgs, pendingFile{name: name, data: th.JPEG})
+		}
+	}
+	return r, jpgs
 }
 
 // safeName reports whether s can be used inside a file name as is: no path

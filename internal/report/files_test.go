@@ -38,10 +38,11 @@ func TestWriteFiles(t *testing.T) {
 			name: "single attempts",
 			run:  testRun,
 			wantFiles: []string{
+				"4f2a9c1-task-03-wikipedia-eiffel-height-step1.jpg",
 				"4f2a9c1-task-03-wikipedia-eiffel-height.png",
 				"4f2a9c1-task-06-arxiv-2401-13919-abstract.png",
 				"4f2a9c1-task-09-wikipedia-speed-of-light.png",
-				"4f2a9c1.json", "4f2a9c1.md", "junit.xml",
+				"4f2a9c1.html", "4f2a9c1.json", "4f2a9c1.md", "junit.xml",
 			},
 		},
 		{
@@ -51,7 +52,7 @@ func TestWriteFiles(t *testing.T) {
 				r.Results[4].Observation.Screenshot.PNG = tinyPNG(tb, 10)
 				return r
 			},
-			wantFiles: []string{"4f2a9c1-task-02-mdn-fetch-syntax-2.png", "4f2a9c1.json", "4f2a9c1.md", "junit.xml"},
+			wantFiles: []string{"4f2a9c1-task-02-mdn-fetch-syntax-2.png", "4f2a9c1.html", "4f2a9c1.json", "4f2a9c1.md", "junit.xml"},
 		},
 	}
 	for _, tc := range tests {
@@ -71,7 +72,8 @@ func TestWriteFiles(t *testing.T) {
 			if got := listDir(t, dir); !slices.Equal(got, tc.wantFiles) {
 				t.Errorf("files in the report directory = %v, want %v", got, tc.wantFiles)
 			}
-			if paths.JSON != filepath.Join(dir, "4f2a9c1.json") || paths.Markdown != filepath.Join(dir, "4f2a9c1.md") || paths.JUnit != filepath.Join(dir, "junit.xml") {
+			if paths.JSON != filepath.Join(dir, "4f2a9c1.json") || paths.Markdown != filepath.Join(dir, "4f2a9c1.md") ||
+				paths.JUnit != filepath.Join(dir, "junit.xml") || paths.HTML != filepath.Join(dir, "4f2a9c1.html") {
 				t.Errorf("paths = %+v", paths)
 			}
 
@@ -144,8 +146,8 @@ func TestWriteFilesReplaces(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := len(listDir(t, dir)); got != 6 {
-		t.Errorf("%d files after writing twice, want 6: %v", got, listDir(t, dir))
+	if got := len(listDir(t, dir)); got != 8 {
+		t.Errorf("%d files after writing twice, want 8: %v", got, listDir(t, dir))
 	}
 	md, err := os.ReadFile(paths.Markdown)
 	if err != nil {

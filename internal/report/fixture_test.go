@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"image/jpeg"
 	"image/png"
 	"regexp"
 	"testing"
@@ -26,6 +27,20 @@ func tinyPNG(t testing.TB, gray uint8) []byte {
 	var b bytes.Buffer
 	if err := png.Encode(&b, img); err != nil {
 		t.Fatalf("encoding test PNG: %v", err)
+	}
+	return b.Bytes()
+}
+
+// tinyJPEG returns a real 4x2 JPEG, as thumbnails are.
+func tinyJPEG(t testing.TB, gray uint8) []byte {
+	t.Helper()
+	img := image.NewGray(image.Rect(0, 0, 4, 2))
+	for i := range img.Pix {
+		img.Pix[i] = gray
+	}
+	var b bytes.Buffer
+	if err := jpeg.Encode(&b, img, nil); err != nil {
+		t.Fatalf("encoding test JPEG: %v", err)
 	}
 	return b.Bytes()
 }
@@ -75,9 +90,14 @@ func passedResult(task string, attempt, i int, url string) TaskResult {
 		}},
 		Observation: &contract.Observation{URL: url, Title: task},
 		Answer:      "Done.",
+		Tags:        [][]string{{"smoke"}, {"search", "encyclopedia"}, {"docs"}}[i%3],
 		Calls: []Call{
-			{Seq: 1, Tool: "navigate", DurationMS: 700, ResponseBytes: 310},
-			{Seq: 2, Tool: "read_page", DurationMS: 120, ResponseBytes: int64(3690 + 1000*i)},
+			{Seq: 1, Tool: "navigate", Args: []byte(`{"url":"` + url + `"}`), Reply: "navigated to " + url,
+				DurationMS: 700, ResponseBytes: 310, Turn: 1,
+				Tokens: &Tokens{Input: int64(600 + 100*i), Output: 40, CacheRead: 600}, USD: 0.0031},
+			{Seq: 2, Tool: "read_page", Args: []byte(`{"mode":"text"}`), Reply: "# " + task + "\n\nThe page's text.",
+				DurationMS: 120, ResponseBytes: int64(3690 + 1000*i), Turn: 2,
+				Tokens: &Tokens{Input: 600, Output: 40}, USD: 0.002},
 		},
 	}
 }
@@ -139,6 +159,8 @@ func testRun(t testing.TB) *Run {
 	}
 	failed.Observation.Screenshot = contract.Screenshot{PNG: tinyPNG(t, 40), PHash: "c3c3e1e1f0f07878"}
 	failed.Answer = "The tower is 330 m tall."
+	failed.Calls[0].Thumbnail = &Thumbnail{JPEG: tinyJPEG(t, 60), URL: urls[2]}
+	failed.Calls[1].Thumbnail = &Thumbnail{URL: urls[2], Error: "thumbnail: a dialog is showing"}
 
 	drift := &r.Results[5]
 	drift.Outcome = OutcomeReplayDrift

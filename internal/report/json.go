@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -52,6 +53,17 @@ func ReadJSON(rd io.Reader) (*Run, error) {
 	for i, res := range r.Results {
 		if !res.Outcome.Valid() {
 			return nil, fmt.Errorf("report json: results[%d].outcome: unknown outcome %q", i, res.Outcome)
+		}
+		// Arguments come back as indented in the file; compact, they
+		// are again the bytes the agent sent.
+		for j, c := range res.Calls {
+			if len(c.Args) > 0 {
+				var b bytes.Buffer
+				if err := json.Compact(&b, c.Args); err != nil {
+					return nil, fmt.Errorf("report json: results[%d].calls[%d].args: %w", i, j, err)
+				}
+				res.Calls[j].Args = b.Bytes()
+			}
 		}
 	}
 	return r, nil

@@ -108,21 +108,24 @@ func writeHeader(p *printer, r *Run, s Summary) {
 
 func writeResults(p *printer, r *Run, rep bool) {
 	p.printf("## Results\n\n")
-	p.printf("| name | result | duration_ms | tool_calls | response_bytes | failed_postcondition |\n")
-	p.printf("| --- | --- | ---: | ---: | ---: | --- |\n")
+	p.printf("| name | result | duration_ms | tool_calls | response_bytes | failed_postcondition | screenshot |\n")
+	p.printf("| --- | --- | ---: | ---: | ---: | --- | --- |\n")
 	for i := range r.Results {
 		res := &r.Results[i]
-		failed := ""
+		failed, shot := "", ""
 		if res.FailedPostcondition != "" {
 			failed = code(res.FailedPostcondition)
+		}
+		if obs := res.Observation; obs != nil && obs.Screenshot.File != "" {
+			shot = fmt.Sprintf("[png](%s)", obs.Screenshot.File)
 		}
 		outcome := string(res.Outcome)
 		if res.Trust != "" {
 			outcome += " (trust: " + escape(res.Trust) + ")"
 		}
-		p.printf("| %s | %s | %d | %d | %d | %s |\n",
+		p.printf("| %s | %s | %d | %d | %d | %s | %s |\n",
 			cell(escape(resultName(res, rep))), outcome,
-			res.DurationMS, res.ToolCalls, res.ResponseBytes, cell(failed))
+			res.DurationMS, res.ToolCalls, res.ResponseBytes, cell(failed), cell(shot))
 	}
 	p.printf("\n")
 }
@@ -149,8 +152,8 @@ func writeMedians(p *printer, s Summary) {
 }
 
 // writeFailures explains every result that did not pass: its reason and
-// the evidence of the failing clause, each bounded so that a page dump
-// cannot swamp the report.
+// the evidence of every clause that failed, not only the first, each
+// bounded so that a page dump cannot swamp the report.
 func writeFailures(p *printer, r *Run, rep bool) {
 	p.printf("## Why tasks failed\n\n")
 	explained := false
@@ -170,14 +173,9 @@ func writeFailures(p *printer, r *Run, rep bool) {
 		if res.FailedPostcondition != "" {
 			p.printf("- failed_postcondition: %s\n", code(res.FailedPostcondition))
 		}
-		evs := failingEvidence(res)
-		for j, ev := range evs {
-			if j == maxEvidenceItems {
-				p.printf("  - and %d more failed leaves in the JSON report\n", len(evs)-j)
-				break
-			}
+		for j, ev := range failedEvidence(res) {
 			if j == 0 {
-				p.printf("- evidence:\n")
+				p.printf("- evidence of every failed clause:\n")
 			}
 			p.printf("  - %s (%s): expected %s, saw %s\n",
 				code(ev.Path), ev.Kind, code(bound(ev.Expected)), code(bound(ev.Seen)))

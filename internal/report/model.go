@@ -1,9 +1,12 @@
 package report
 
 import (
+	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"contractbench/internal/contract"
 )
@@ -119,6 +122,10 @@ type Settings struct {
 	// browser; empty when it reached the browser only through the
 	// harness's tool server.
 	Trust string `json:"trust,omitempty"`
+	// Trace says which results keep a thumbnail of the page after each
+	// tool call: on (all), failed (those that did not pass) or off. Empty
+	// in reports written before thumbnails existed.
+	Trace string `json:"trace,omitempty"`
 }
 
 // Caps are the budget caps of the run, as applied to every task.
@@ -131,6 +138,8 @@ type Caps struct {
 // TaskResult is one attempt at one task.
 type TaskResult struct {
 	Task string `json:"task"`
+	// Tags are the task's tags, for filtering views.
+	Tags []string `json:"tags,omitempty"`
 	// Attempt is 1-based.
 	Attempt int     `json:"attempt"`
 	Outcome Outcome `json:"outcome"`
@@ -204,8 +213,14 @@ func (t Tokens) add(u Tokens) Tokens {
 
 // Call is one tool call of the agent.
 type Call struct {
-	Seq           int    `json:"seq"`
-	Tool          string `json:"tool"`
+	Seq  int    `json:"seq"`
+	Tool string `json:"tool"`
+	// Args are the arguments as the agent sent them.
+	Args json.RawMessage `json:"args,omitempty"`
+	// Reply is the text of the tool's reply as the agent read it, cut to
+	// MaxReplyBytes by CutReply, which says how much it cut; ResponseBytes
+	// is the size of the whole reply as JSON.
+	Reply         string `json:"reply,omitempty"`
 	DurationMS    int64  `json:"duration_ms"`
 	ResponseBytes int64  `json:"response_bytes"`
 	// IsError reports that the tool answered with an error result.
@@ -213,6 +228,52 @@ type Call struct {
 	// Refused reports that the harness did not forward the call because
 	// the tool is not on the allow-list.
 	Refused bool `json:"refused"`
+	// Turn is the 1-based LLM turn that asked for the call. Tokens and USD
+	// are that turn's, on the turn's first call only, so that they add up
+	// to the result's. Reports written before these existed leave them
+	// zero.
+	Turn   int     `json:"turn,omitempty"`
+	Tokens *Tokens `json:"tokens,omitempty"`
+	USD    float64 `json:"usd,omitempty"`
+	// Thumbnail is the judge's picture of the active page once the call
+	// had answered; nil when tracing was off for the result.
+	Thumbnail *Thumbnail `json:"thumbnail,omitempty"`
+}
+
+// MaxReplyBytes bounds the reply text a Call keeps: enough for the start
+// of a page read and the whole of a short reply, while a report of a
+// suite stays small enough to read in a browser.
+const MaxReplyBytes = 4 << 10
+
+// CutReply returns a reply's text whole when it is at most MaxReplyBytes
+// long, and otherwise its first MaxReplyBytes, cut at a character
+// boundary, followed by a line saying how many bytes were left out.
+func CutReply(s string) string {
+	if len(s) <= MaxReplyBytes {
+		return s
+	}
+	cut := MaxReplyBytes
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "\n…(+" + strconv.Itoa(len(s)-cut) + " bytes)"
+}
+
+// Thumbnail is a small JPEG of the active page, taken by the judge over its
+// own connection after a tool call. It shows readers what happened; it is
+// never evidence.
+type Thumbnail struct {
+	// JPEG holds the image. Reports store it beside the JSON as a file
+	// (File), never inline; the HTML view embeds it.
+	JPEG []byte `json:"-"`
+	File string `json:"file,omitempty"`
+	// URL is the page's address when the picture was taken.
+	URL string `json:"url,omitempty"`
+	// DurationMS is how long taking it held up the task.
+	DurationMS int64 `json:"duration_ms"`
+	// Error says why there is no picture (a dialog was showing, no page
+	// was visible, the page did not answer in time).
+	Error string `json:"error,omitempty"`
 }
 
 // SetVerdict records the judge's verdict on the task: its evidence and,

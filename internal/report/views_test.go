@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"contractbench/internal/contract"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -28,6 +30,7 @@ func TestViewsGolden(t *testing.T) {
 		{"json", WriteJSON},
 		{"md", WriteMarkdown},
 		{"xml", WriteJUnit},
+		{"html", WriteHTML},
 	}
 	runs := []struct {
 		name string
@@ -110,10 +113,15 @@ func TestReadJSONRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatalf("ReadJSON: %v", err)
 		}
-		// PNG bytes never travel in JSON.
+		// Image bytes never travel in JSON.
 		for i := range want.Results {
 			if o := want.Results[i].Observation; o != nil {
 				o.Screenshot.PNG = nil
+			}
+			for _, c := range want.Results[i].Calls {
+				if c.Thumbnail != nil {
+					c.Thumbnail.JPEG = nil
+				}
 			}
 		}
 		if !reflect.DeepEqual(got, want) {
@@ -343,7 +351,7 @@ func TestMarkdownFailureSection(t *testing.T) {
 	md := b.String()
 	for _, want := range []string{
 		"**contract-eval score: 7 / 10 (70.0%)**",
-		"| name | result | duration_ms | tool_calls | response_bytes | failed_postcondition |",
+		"| name | result | duration_ms | tool_calls | response_bytes | failed_postcondition | screenshot |",
 		"| task-03-wikipedia-eiffel-height | failed | 2000 | 4 | 6000 | `postconditions[1] (or)` |",
 		"### task-03-wikipedia-eiffel-height: failed",
 		"  - `postconditions[1].children[0]` (dom_text): expected `visible text of .infobox contains \"330 m\"`, saw ",
@@ -430,5 +438,39 @@ func TestJUnitHostileText(t *testing.T) {
 	}
 	if !strings.Contains(failText, "text with ]]> and \uFFFDbell") {
 		t.Errorf("failure text = %q, want the control character replaced", failText)
+	}
+}
+
+// TestMarkdownEveryFailedClause: a result whose contract failed in several
+// clauses lists the evidence of each, not only the clause the verdict
+// named, and every result with a screenshot file links it, passed or not.
+func TestMarkdownEveryFailedClause(t *testing.T) {
+	t.Parallel()
+	r := testRun(t)
+	res := &r.Results[2]
+	for i := range 5 {
+		res.Evidence = append(res.Evidence, contract.Evidence{
+			Path: "postconditions[" + strconv.Itoa(2+i) + "]", Kind: contract.KindNoDialog, Passed: false,
+			Expected: "no dialog", Seen: "alert " + strconv.Itoa(i),
+		})
+	}
+	r.Results[0].Observation.Screenshot.File = "sha-task-01-example-com-title.png"
+	res.Observation.Screenshot.File = "sha-task-03-wikipedia-eiffel-height.png"
+	var b bytes.Buffer
+	if err := WriteMarkdown(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	md := b.String()
+	for _, want := range []string{
+		"`postconditions[1].children[0]` (dom_text)",
+		"`postconditions[1].children[1]` (dom_text)",
+		"`postconditions[2]` (no_dialog): expected `no dialog`, saw `alert 0`",
+		"`postconditions[6]` (no_dialog): expected `no dialog`, saw `alert 4`",
+		"| task-01-example-com-title | passed | 1500 | 2 | 4000 |  | [png](sha-task-01-example-com-title.png) |",
+		"- screenshot: [sha-task-03-wikipedia-eiffel-height.png](sha-task-03-wikipedia-eiffel-height.png)",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("Markdown lacks %q:\n%s", want, md)
+		}
 	}
 }

@@ -30,6 +30,15 @@ const (
 	WebRecord Web = "record"
 )
 
+// Trace is which results keep the judge's thumbnails of each step.
+type Trace string
+
+const (
+	TraceOff    Trace = "off"
+	TraceOn     Trace = "on"
+	TraceFailed Trace = "failed"
+)
+
 // ServerFunc starts the MCP tool server for one task, pointed at the
 // browser's DevTools endpoint, and returns the transport to reach it.
 // workDir is an empty folder of the task's, removed when the task ends:
@@ -96,6 +105,12 @@ type Config struct {
 	// from; the runner completes them with the fixture pages served and
 	// the browser's version, and stores them in the result.
 	Inputs map[string]report.TaskProvenance
+
+	// Trace says after which tool calls the judge takes a thumbnail of the
+	// active page, and which results keep them: TraceOn (every result),
+	// TraceFailed (taken for all, kept for results that did not pass) or
+	// TraceOff (none; the zero value).
+	Trace Trace
 
 	// Transcripts, when set, records each task's tool calls: it returns the
 	// header of the transcript to start for a task.

@@ -62,7 +62,16 @@ type taskRun struct {
 	replay  *webreplay.Replayer
 	browser *browser.Browser
 	judge   *judge.Judge
+	// thumbs holds the judge's thumbnail after each tool call, by seq;
+	// thumbTime is the time taking them has cost the task so far.
+	thumbs    map[int]*report.Thumbnail
+	thumbTime time.Duration
 }
+
+// thumbnailShare bounds the time thumbnails may take from a task: a tenth
+// of its timeout. On a machine so loaded that pictures are slow, tracing
+// stops rather than push the task towards its timeout.
+const thumbnailShare = 10
 
 // RunTask runs one attempt of a task and grades it. It never returns an
 // error: whatever went wrong is in the result.
@@ -85,7 +94,7 @@ func (r *taskRun) close() {
 func (r *taskRun) onClose(f func()) { r.cleanup = append(r.cleanup, f) }
 
 func (r *taskRun) run(parent context.Context) (*report.TaskResult, *transcript.Recorder) {
-	res := &report.TaskResult{Task: r.task.ID, Attempt: r.attempt}
+	res := &report.TaskResult{Task: r.task.ID, Attempt: r.attempt, Tags: r.task.Tags}
 	ctx, cancel := context.WithTimeout(parent, r.task.Timeout)
 	defer cancel()
 
@@ -140,9 +149,11 @@ func (r *taskRun) run(parent context.Context) (*report.TaskResult, *transcript.R
 			Budget:      budget,
 			Recorder:    rec,
 			BeforeCall:  r.beforeCall,
+			AfterCall:   func(seq int, _ string) { r.thumbnail(ctx, seq) },
 		})
 	}
 	fillAgent(res, out)
+	defer r.keepThumbnails(res)
 
 	// The judge grades whatever state the browser is in, even after a
 	// timeout or a budget stop, with a deadline of its own.
@@ -260,6 +271,43 @@ func (r *taskRun) taint(res *report.TaskResult, out *agent.Outcome) {
 			fmt.Sprintf("call %d used %s, which %s: a tainted result never counts as passed", c.Seq, c.Tool, why))
 		res.Outcome = report.OutcomeTainted
 		return
+	}
+}
+
+// thumbnail has the judge take a picture of the active page after tool
+// call seq, when the run traces. A picture that could not be taken is
+// recorded with why; the task goes on either way.
+func (r *taskRun) thumbnail(ctx context.Context, seq int) {
+	if r.cfg.Trace != TraceOn && r.cfg.Trace != TraceFailed {
+		return
+	}
+	if r.thumbs == nil {
+		r.thumbs = map[int]*report.Thumbnail{}
+	}
+	left := r.task.Timeout/thumbnailShare - r.thumbTime
+	if left <= 0 {
+		r.thumbs[seq] = &report.Thumbnail{Error: fmt.Sprintf("not taken: thumbnails had used a tenth of the task's %s timeout", r.task.Timeout)}
+		return
+	}
+	start := r.cfg.now()
+	th, err := r.judge.Thumbnail(ctx, judge.ThumbnailOptions{Timeout: min(left, judge.DefaultThumbnailTimeout)})
+	took := r.cfg.now().Sub(start)
+	r.thumbTime += took
+	t := &report.Thumbnail{JPEG: th.JPEG, URL: th.URL, DurationMS: took.Milliseconds()}
+	if err != nil {
+		t.Error = err.Error()
+	}
+	r.thumbs[seq] = t
+}
+
+// keepThumbnails attaches the thumbnails to the result's calls, unless
+// the run keeps them only for results that did not pass and this one did.
+func (r *taskRun) keepThumbnails(res *report.TaskResult) {
+	if r.cfg.Trace == TraceFailed && res.Outcome.Passed() {
+		return
+	}
+	for i := range res.Calls {
+		res.Calls[i].Thumbnail = r.thumbs[res.Calls[i].Seq]
 	}
 }
 
@@ -388,8 +436,14 @@ func fillAgent(res *report.TaskResult, out *agent.Outcome) {
 		CacheRead: out.Usage.CacheReadTokens, CacheWrite: out.Usage.CacheWriteTokens}
 	res.USD = out.USD
 	for _, c := range out.Calls {
-		res.Calls = append(res.Calls, report.Call{Seq: c.Seq, Tool: c.Tool, DurationMS: c.Duration.Milliseconds(),
-			ResponseBytes: int64(c.Bytes), IsError: c.IsError, Refused: c.Refused})
+		call := report.Call{Seq: c.Seq, Tool: c.Tool, Args: c.Args, Reply: report.CutReply(c.Reply),
+			DurationMS: c.Duration.Milliseconds(), ResponseBytes: int64(c.Bytes), IsError: c.IsError,
+			Refused: c.Refused, Turn: c.Turn, USD: c.USD}
+		if c.Usage != (llm.Usage{}) {
+			call.Tokens = &report.Tokens{Input: c.Usage.InputTokens, Output: c.Usage.OutputTokens,
+				CacheRead: c.Usage.CacheReadTokens, CacheWrite: c.Usage.CacheWriteTokens}
+		}
+		res.Calls = append(res.Calls, call)
 	}
 }
 

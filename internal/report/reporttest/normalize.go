@@ -9,9 +9,10 @@ import (
 
 // Normalize zeroes everything in r that depends on the clock: the start
 // time, every duration, the start time of every observed network request,
-// and how long the judge waited for the page to settle and when it read
-// it. Two runs of the same tree in replay mode must then encode to the
-// same JSON bytes; any difference left is a reproducibility bug. Medians of
+// how long the judge waited for the page to settle and when it read it,
+// and the thumbnails taken after tool calls. Two runs of the same tree in
+// replay mode must then encode to the same JSON bytes; any difference left
+// is a reproducibility bug. Medians of
 // duration in the derived summary become 0 as well.
 func Normalize(r *report.Run) {
 	r.Started = time.Time{}
@@ -21,6 +22,9 @@ func Normalize(r *report.Run) {
 		res.DurationMS = 0
 		for j := range res.Calls {
 			res.Calls[j].DurationMS = 0
+			// What a thumbnail shows, and whether one was taken in
+			// time, depends on when the page was caught.
+			res.Calls[j].Thumbnail = nil
 		}
 		if obs := res.Observation; obs != nil {
 			for j := range obs.Network {

@@ -1,0 +1,77 @@
+package report
+
+import (
+	"fmt"
+	"html/template"
+	"io"
+)
+
+var serversTemplate = template.Must(template.New("servers.tmpl").ParseFS(htmlFiles, "html/servers.tmpl"))
+
+// ServerRun is one server's run in a comparison, with the name of its
+// HTML report beside the comparison page.
+type ServerRun struct {
+	Server string
+	Run    *Run
+	// HTMLFile is the file name of the server's report page, to link
+	// each result to.
+	HTMLFile string
+}
+
+// WriteComparisonHTML writes the comparison of servers as one page: the
+// rows of WriteComparison, then every task with its result on each server
+// side by side, each linking to the result in that server's report.
+func WriteComparisonHTML(w io.Writer, title string, runs []ServerRun, rows []ServerRow) error {
+	css, err := htmlFiles.ReadFile("html/report.css")
+	if err != nil {
+		return err
+	}
+	type cell struct {
+		Outcome          Outcome
+		ToolCalls        int
+		ResponseBytes    int64
+		Duration, Failed string
+		Link             template.URL
+	}
+	type task struct {
+		Name  string
+		Cells []cell
+	}
+	page := struct {
+		Title   string
+		CSS     template.CSS
+		Rows    []ServerRow
+		Servers []string
+		Tasks   []task
+	}{Title: title, CSS: template.CSS(css), Rows: rows}
+
+	index := map[string]int{}
+	for si, sr := range runs {
+		page.Servers = append(page.Servers, sr.Server)
+		rep := repeated(sr.Run)
+		for i := range sr.Run.Results {
+			res := &sr.Run.Results[i]
+			name := resultName(res, rep)
+			ti, ok := index[name]
+			if !ok {
+				ti = len(page.Tasks)
+				index[name] = ti
+				page.Tasks = append(page.Tasks, task{Name: name, Cells: make([]cell, len(runs))})
+			}
+			page.Tasks[ti].Cells[si] = cell{
+				Outcome:       res.Outcome,
+				ToolCalls:     res.ToolCalls,
+				ResponseBytes: res.ResponseBytes,
+				Duration:      seconds(float64(res.DurationMS)),
+				Failed:        res.FailedPostcondition,
+				// HTMLFile is a plain file name (WriteFiles makes it
+				// of letters, digits, '.', '-' and '_').
+				Link: template.URL(sr.HTMLFile + "#" + resultAnchor(i)),
+			}
+		}
+	}
+	if err := serversTemplate.Execute(w, page); err != nil {
+		return fmt.Errorf("report html: servers: %w", err)
+	}
+	return nil
+}
