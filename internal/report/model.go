@@ -22,16 +22,22 @@ const (
 	OutcomeTimeout        Outcome = "timeout"
 	OutcomeError          Outcome = "error"
 	OutcomeTainted        Outcome = "tainted"
+	OutcomeInterrupted    Outcome = "interrupted"
 )
 
 // Outcomes lists every Outcome in the order reports present them.
 var Outcomes = []Outcome{
 	OutcomePassed, OutcomeFailed, OutcomeReplayDrift, OutcomeBudgetExceeded,
-	OutcomeTimeout, OutcomeError, OutcomeTainted,
+	OutcomeTimeout, OutcomeError, OutcomeTainted, OutcomeInterrupted,
 }
 
 // Passed reports whether the outcome is a success. Only OutcomePassed is.
 func (o Outcome) Passed() bool { return o == OutcomePassed }
+
+// Judged reports whether the attempt counts in the score: every outcome
+// but interrupted, which says only that the run was stopped before the
+// agent finished (Ctrl-C, a closed terminal), nothing about the agent.
+func (o Outcome) Judged() bool { return o != OutcomeInterrupted }
 
 // Valid reports whether o is one of Outcomes.
 func (o Outcome) Valid() bool {
@@ -71,7 +77,7 @@ type Run struct {
 // Settings is what the run was asked to do.
 type Settings struct {
 	Suite  string `json:"suite"`
-	Agent  string `json:"agent"`  // replay, anthropic, openai
+	Agent  string `json:"agent"`  // replay, reference, anthropic, openai
 	Server string `json:"server"` // the MCP tool server: builtin or a peer
 	Model  string `json:"model"`
 	Web    string `json:"web"` // replay, live or record
@@ -83,6 +89,8 @@ type Settings struct {
 	// Tasks is the selection, in run order. With Results it tells which
 	// tasks an incomplete run never reached.
 	Tasks []string `json:"tasks"`
+	// AllTasks reports that the selection is every task of the suite.
+	AllTasks bool `json:"all_tasks"`
 }
 
 // Caps are the budget caps of the run, as applied to every task.
