@@ -8,7 +8,10 @@
 package problem
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -102,14 +105,28 @@ func Bound(s string, max int) string {
 
 // Document parses data, the content of file, as one YAML document (JSON
 // is YAML too) and returns its root node, or a List naming the file when
-// the syntax is wrong or the document is empty.
+// the syntax is wrong, the document is empty, or a second document follows
+// the first (a "---" line): a file holds one document, and anything after
+// it would otherwise be silently ignored.
 func Document(file string, data []byte) (*yaml.Node, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	if err := dec.Decode(&doc); err != nil && !errors.Is(err, io.EOF) {
 		return nil, List{{File: file, Msg: "not valid YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")}}
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
 		return nil, List{{File: file, Msg: "empty file"}}
 	}
-	return doc.Content[0], nil
+	var next yaml.Node
+	switch err := dec.Decode(&next); {
+	case errors.Is(err, io.EOF):
+		return doc.Content[0], nil
+	case err != nil:
+		return nil, List{{File: file, Msg: "not valid YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")}}
+	}
+	if len(next.Content) == 0 {
+		return doc.Content[0], nil // a lone trailing "---"
+	}
+	line := next.Content[0].Line
+	return nil, List{{File: file, Line: line, Msg: "a second YAML document begins here; a file holds exactly one (remove the \"---\" line and what follows, or merge it into the first)"}}
 }
