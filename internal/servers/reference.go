@@ -1,10 +1,10 @@
 package servers
 
 import (
-	"slices"
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"contractbench/internal/llm"
