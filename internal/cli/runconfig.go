@@ -2,10 +2,13 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
+	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"time"
@@ -52,6 +55,11 @@ type runOptions struct {
 // bad flag, task, transcript or archive ends the command with a usage
 // error and no report.
 func newRunConfig(st *State, o runOptions) (*runner.Config, error) {
+	// Every file of the suite, not only the selected tasks' (validate's
+	// check, but for stale transcripts, which the replay reports).
+	if _, err := validateSuite(o.suiteDir, false); err != nil {
+		return nil, asUsage(err)
+	}
 	s, err := suite.Load(o.suiteDir)
 	if err != nil {
 		return nil, asUsage(err)
@@ -72,6 +80,22 @@ func newRunConfig(st *State, o runOptions) (*runner.Config, error) {
 	}
 	if o.recordTo != "" && web != runner.WebRecord {
 		return nil, usagef("--record-to applies only with --web record")
+	}
+	if o.browserURL != "" {
+		if o.parallel > 1 {
+			return nil, usagef("--browser-url: the tasks share that one browser, so they must run one at a time (-j 1, not -j %d)", o.parallel)
+		}
+		// The hermetic web reaches a browser through its launch flags
+		// (host mapping, certificate pin), which a running browser was
+		// not given: it would browse the live sites under a replay label.
+		if web != runner.WebLive {
+			return nil, usagef("--browser-url with --web %s: a running browser cannot be given the %s web (it is wired in through Chromium's launch flags); pass --web live to use that browser's own network, or drop --browser-url", web, web)
+		}
+	}
+	if web == runner.WebLive || web == runner.WebRecord {
+		if err := checkNetwork(st, tasks, web); err != nil {
+			return nil, err
+		}
 	}
 	prices, err := llm.DefaultPrices()
 	if err != nil {
@@ -108,7 +132,7 @@ func newRunConfig(st *State, o runOptions) (*runner.Config, error) {
 		Browser: browser.Options{
 			ExecPath:  st.Getenv("CONTRACTBENCH_CHROMIUM"),
 			NoSandbox: st.Root,
-			Env:       servers.WithoutSecrets(st.Environ()),
+			Env:       servers.ChildEnv(st.Environ()),
 		},
 		BrowserURL: o.browserURL,
 		Now:        st.Now,
@@ -135,12 +159,66 @@ func newRunConfig(st *State, o runOptions) (*runner.Config, error) {
 	for i, t := range tasks {
 		ids[i] = t.ID
 	}
+	agentName := o.agent
+	if name, err := llm.ResolveName(o.agent); err == nil {
+		agentName = name // "replay" for mock, "anthropic" for claude
+	}
 	cfg.Settings = report.Settings{
-		Suite: o.suiteDir, Agent: o.agent, Server: o.server, Model: o.model, Web: string(web),
+		Suite: o.suiteDir, Agent: agentName, Server: o.server, Model: o.model, Web: string(web),
 		Caps:   report.Caps{MaxTokensPerTurn: caps.MaxTokensPerTurn, MaxToolIterations: caps.MaxToolIterations, MaxUSD: caps.MaxUSD},
-		Repeat: cfg.Repeat, Parallel: cfg.Parallel, Tasks: ids,
+		Repeat: cfg.Repeat, Parallel: cfg.Parallel, Tasks: ids, AllTasks: len(tasks) == len(s.Tasks),
 	}
 	return cfg, nil
+}
+
+// checkNetwork makes sure, once before a run on the live web, that the
+// network is there: without it every task would end as an error (one
+// with a start page) or a failure blamed on the agent (one without). It
+// connects to the host of the first task's start URL, or of its reference's
+// first navigation.
+func checkNetwork(st *State, tasks []*suite.Task, web runner.Web) error {
+	var target *url.URL
+	for _, t := range tasks {
+		raw := t.StartURL
+		for _, step := range t.Reference {
+			if raw != "" {
+				break
+			}
+			var args struct {
+				URL string `json:"url"`
+			}
+			if step.Tool == "navigate" && json.Unmarshal(step.Args, &args) == nil {
+				raw = args.URL
+			}
+		}
+		if u, err := url.Parse(raw); err == nil && u.Host != "" {
+			target = u
+			break
+		}
+	}
+	if target == nil {
+		return nil // nothing to check against
+	}
+	port := target.Port()
+	if port == "" {
+		port = map[string]string{"http": "80"}[target.Scheme]
+		if port == "" {
+			port = "443"
+		}
+	}
+	addr := net.JoinHostPort(target.Hostname(), port)
+	dial := st.Dial
+	if dial == nil {
+		dial = (&net.Dialer{}).DialContext
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, err := dial(ctx, "tcp", addr)
+	if err != nil {
+		return usagef("--web %s needs the network, but %s cannot be reached (%v); without it every task would end as an error or a failure blamed on the agent. Use --web replay for the hermetic fixture web", web, addr, err)
+	}
+	conn.Close()
+	return nil
 }
 
 // providerFunc returns what plays the agent in each task. Everything that
@@ -157,7 +235,7 @@ func providerFunc(st *State, s *suite.Suite, tasks []*suite.Task, o runOptions, 
 	}
 	name, err := llm.ResolveName(o.agent)
 	if err != nil {
-		return nil, asUsage(err)
+		return nil, usagef("unknown agent %q: want replay (alias mock), reference, anthropic (alias claude) or openai", o.agent)
 	}
 	switch name {
 	case llm.NameReplay:
@@ -168,10 +246,15 @@ func providerFunc(st *State, s *suite.Suite, tasks []*suite.Task, o runOptions, 
 			if dir != "" {
 				path = filepath.Join(dir, t.ID+".jsonl")
 			}
+			if _, err := os.Stat(path); err == nil {
+				if _, err := readTranscript(path); err != nil {
+					return nil, asUsage(err)
+				}
+			}
 			tr, err := transcript.ReadFile(path)
 			if err != nil {
 				if errors.Is(err, fs.ErrNotExist) {
-					return nil, usagef("%s: no transcript for %s (record one with: contractbench record --agent reference --task %s)", path, t.ID, t.ID)
+					return nil, usagef("%s: no transcript for %s (record one with: %s)", path, t.ID, recordHint(o, t.ID))
 				}
 				return nil, asUsage(err)
 			}
@@ -201,6 +284,16 @@ func providerFunc(st *State, s *suite.Suite, tasks []*suite.Task, o runOptions, 
 		return func(*suite.Task) (llm.Provider, error) { return newProvider() }, nil
 	}
 	return nil, usagef("unknown agent %q", o.agent)
+}
+
+// recordHint is the command that records the transcript of task for the
+// run o describes, to copy as it is.
+func recordHint(o runOptions, task string) string {
+	h := "contractbench record --suite " + o.suiteDir + " --server " + o.server
+	if o.serversFile != "" {
+		h += " --servers " + o.serversFile
+	}
+	return h + " --agent reference --task " + task
 }
 
 // paidProvider checks the paid-call opt-in and the provider's key, and
@@ -236,9 +329,12 @@ func checkPriced(prices *llm.Prices, p llm.Provider) error {
 	return nil
 }
 
-// taskDigest is the digest a transcript of t carries.
+// taskDigest is the digest a transcript of t carries: of what the task
+// asks of the agent (suite.Task.AgentTask), so that editing the contract,
+// the timeout or the rationale re-grades a recording instead of making it
+// stale.
 func taskDigest(t *suite.Task) (string, error) {
-	canon, err := t.Canonical()
+	canon, err := t.AgentTask()
 	if err != nil {
 		return "", fmt.Errorf("task %s: %w", t.ID, err)
 	}
@@ -248,11 +344,12 @@ func taskDigest(t *suite.Task) (string, error) {
 // serverFunc starts the server of profile for each task, over stdio, so
 // the agent's tools cross a real MCP boundary. The built-in server is this
 // binary's own "mcp" command; peers run from root/node_modules (make
-// peers). API keys are not passed on: no server has any use for them.
+// peers). Only an allow-list of the environment is passed on
+// (servers.ChildEnv): no server has any use for keys or passwords.
 func serverFunc(st *State, profile *servers.Profile, root string) runner.ServerFunc {
 	return func(ctx context.Context, browserURL, workDir string) (mcp.Transport, error) {
 		return profile.Transport(servers.Spawn{Root: root, Self: st.Executable, CDPURL: browserURL,
-			WorkDir: workDir, Environ: st.Environ()})
+			WorkDir: workDir, Environ: st.Environ(), Abort: ctx})
 	}
 }
 
