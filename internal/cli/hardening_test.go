@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -266,5 +267,37 @@ func TestReportRescuedWhenTheFolderBreaks(t *testing.T) {
 	}
 	if rep := readReport(t, rescue); len(rep.Results) != 1 || !rep.Results[0].Outcome.Passed() {
 		t.Errorf("the rescued report holds %d results, want the passed task", len(rep.Results))
+	}
+}
+
+// A transcript recorded for another instruction cannot be replayed: the
+// result is replay_drift, and the headline says so and how to re-record,
+// not a contract failure. A gate on a selection covers the selected tasks.
+func TestStaleTranscriptAndAGateOnASelection(t *testing.T) {
+	t.Parallel()
+	s := suiteCopy(t, func(_ string, spec []byte) []byte {
+		return regexpReplace(t, spec, `(?m)^instruction: .*$`, "instruction: Open example.com and tell me what its main heading says, word for word.")
+	}, task01)
+	writeFileT(t, filepath.Join(s, "baseline.json"), `{"expected_pass_count": 1, "tasks": ["`+task01+`"]}`)
+	transcripts := t.TempDir()
+	linkTranscripts(t, transcripts, task01)
+	r := runE2E(t, nil, "run", "--suite", s, "--transcripts", transcripts, "--out", t.TempDir())
+	if r.code != ExitFailed {
+		t.Fatalf("want exit %d, got:\n%v", ExitFailed, r)
+	}
+	head := lineWithPrefix(r.stdout, task01+": ")
+	want := task01 + ": replay_drift | the transcript no longer matches; re-record with: contractbench record --suite " + s + " --server builtin --agent reference --task " + task01
+	if head != want {
+		t.Errorf("headline\n got %q\nwant %q", head, want)
+	}
+	if !strings.Contains(r.stdout, "reason: transcript not replayed: replay drift: the transcript is stale") {
+		t.Errorf("stdout does not give the reason:\n%s", r.stdout)
+	}
+
+	// The real suite's gate on one task of ten covers that task.
+	g := runE2E(t, nil, "run", "--suite", suiteDir, "--task", task01, "--gate", "--out", t.TempDir())
+	wantGate := fmt.Sprintf("gate: passed (1 / 1, the 1 of the baseline's %d that were selected)", len(baseline(t).Tasks))
+	if g.code != ExitOK || !hasLine(g.stdout, wantGate) {
+		t.Errorf("want exit 0 and %q, got:\n%v", wantGate, g)
 	}
 }

@@ -83,6 +83,11 @@ func verdictOf(st *State, run *report.Run, baseline *report.Baseline) error {
 		if r.FailedPostcondition != "" {
 			line += " | failed_postcondition: " + r.FailedPostcondition
 		}
+		if r.Outcome == report.OutcomeReplayDrift && r.Drift != "" {
+			// The drift says why; the fix is always to record again.
+			line += " | the transcript no longer matches; re-record with: " +
+				recordHint(runOptions{suiteDir: run.Settings.Suite, server: run.Settings.Server}, r.Task)
+		}
 		if r.USD > 0 {
 			line += " | cost " + llm.FormatUSD(r.USD)
 		}
