@@ -137,6 +137,7 @@ servers:
     command: [sh, -c, 'sleep ` + marker + ` & exec "$0" mcp --cdp "$1"', "{self}", "{cdp_url}"]
     snapshot_format: builtin
     allow: [navigate, read_page, find, click, type, press_key, select_option, scroll, go_back, wait_for, screenshot, tabs]
+    page_tools: [read_page]
     actions:
       navigate: {tool: navigate, args: {url: "{url}"}}
       read: {tool: read_page, args: {mode: text}}
