@@ -301,3 +301,33 @@ func TestStaleTranscriptAndAGateOnASelection(t *testing.T) {
 		t.Errorf("want exit 0 and %q, got:\n%v", wantGate, g)
 	}
 }
+
+// record --keep-failing writes a finished task whose contract failed, but
+// never over a transcript that is already there unless asked to: a good
+// recording is not lost to a failed or interrupted re-recording.
+func TestKeepFailingNeverOverwrites(t *testing.T) {
+	t.Parallel()
+	s := suiteCopy(t, func(_ string, spec []byte) []byte {
+		return regexpReplace(t, spec, `(?m)^    pattern: .*$`, `    pattern: '^https://example\.org/$'`)
+	}, task01)
+	out := t.TempDir()
+	existing := filepath.Join(out, task01+".jsonl")
+	good, err := os.ReadFile(suiteTranscript(task01))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFileT(t, existing, string(good))
+
+	r := runE2E(t, nil, "record", "--suite", s, "--task", task01, "--keep-failing", "--out", out)
+	if r.code != ExitFailed || !strings.Contains(r.stdout, task01+": failed: transcript not written over the existing "+existing+" (--overwrite replaces it)") {
+		t.Fatalf("want exit %d and the existing transcript kept, got:\n%v", ExitFailed, r)
+	}
+	if now, err := os.ReadFile(existing); err != nil || !bytes.Equal(now, good) {
+		t.Errorf("the existing transcript changed (err %v)", err)
+	}
+
+	r = runE2E(t, nil, "record", "--suite", s, "--task", task01, "--keep-failing", "--overwrite", "--out", out)
+	if r.code != ExitFailed || !strings.Contains(r.stdout, task01+": failed: wrote "+existing) {
+		t.Fatalf("with --overwrite: want the failing transcript written, got:\n%v", r)
+	}
+}
