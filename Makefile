@@ -35,7 +35,7 @@ staticcheck:
 ## packages run whole suites in real browsers, which can pass go test's
 ## default 10-minute limit per package on two busy cores.
 test: chromium peers fmt-check vet staticcheck
-	$(GO) test -race -count=1 -timeout 30m ./...
+	$(GO) test -race -count=1 -timeout 45m ./...
 
 ## bench: the WebVoyager suite with the replay agent on the hermetic fixture
 ## web, judged by contract, gated on baseline.json; then the sandbox suite

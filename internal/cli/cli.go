@@ -43,10 +43,11 @@ Usage:
 Commands:
 %s
 Exit codes:
-  0  every task and gate passed
-  1  a task or a gate failed
-  2  bad usage or a bad input file
-  3  the harness itself broke (browser, server, internal error)
+  0    every task and gate passed
+  1    a task or a gate failed
+  2    bad usage or a bad input file
+  3    the harness itself broke (browser, server, internal error)
+  130  interrupted (Ctrl-C, SIGTERM, a closed terminal); the report says incomplete
 
 Run "contractbench <command> --help" for a command's flags.
 `
@@ -57,7 +58,8 @@ func Main(args []string, st *State) int {
 	err := dispatch(st, args)
 	if err != nil && !errors.Is(err, flag.ErrHelp) {
 		var f *failedError
-		if !errors.As(err, &f) || f.msg != "" {
+		var i *interruptedError
+		if (!errors.As(err, &f) || f.msg != "") && !errors.As(err, &i) {
 			fmt.Fprintf(st.Stderr, "contractbench: %v\n", err)
 		}
 	}

@@ -19,7 +19,8 @@ var compareCommand = command{
 const compareHelp = `
 Runs the same tasks, judged the same way, against each named MCP tool
 server in turn (the runner owns the browser and the judge observes it
-directly, whatever the server), writes each server's report, and prints one
+directly, whatever the server), writes each server's report (named as run
+names its reports, and one junit.xml with a testsuite per server), and prints one
 table with a row per server: pass count, median tool calls per task, median
 and p90 bytes per tool call, median bytes per page read (the server's
 snapshot tools), median latency per call and per task, with ratios against
@@ -79,8 +80,12 @@ func runCompare(st *State, args []string) error {
 		dir = cfgs[0].Suite.ReportsDir()
 	}
 	sha := gitSHA(st, cfgs[0].Suite.Dir)
+	if err := report.CheckDir(dir); err != nil {
+		return usagef("--out: %v", err)
+	}
 	var rows []report.ServerRow
 	var runs []report.ServerRun
+	var allRuns []*report.Run
 	for i, cfg := range cfgs {
 		fmt.Fprintf(st.Stderr, "server %s:\n", cfg.Settings.Server)
 		run, err := execute(st, cfg)
@@ -88,14 +93,24 @@ func runCompare(st *State, args []string) error {
 			return err
 		}
 		run.GitSHA = sha
-		paths, err := report.WriteFiles(dir, sha+"-"+cfg.Settings.Server, run)
+		paths, err := report.WriteFiles(dir, report.BaseName(run), run)
 		if err != nil {
+			return fmt.Errorf("write report: %w", err)
+		}
+		allRuns = append(allRuns, run)
+		// Each run's files hold its own junit.xml; this one holds every
+		// server's run so far, a testsuite each.
+		var junit bytes.Buffer
+		if err := report.WriteJUnitRuns(&junit, allRuns); err != nil {
+			return err
+		}
+		if _, err := report.WriteFile(dir, report.JUnitFile, junit.Bytes()); err != nil {
 			return fmt.Errorf("write report: %w", err)
 		}
 		rows = append(rows, report.CompareRow(cfg.Settings.Server, run, pageTools[i]))
 		runs = append(runs, report.ServerRun{Server: cfg.Settings.Server, Run: run, HTMLFile: filepath.Base(paths.HTML)})
 		if run.Incomplete {
-			return failed("") // execute said so
+			return interrupted() // execute said so
 		}
 	}
 	var table bytes.Buffer

@@ -12,6 +12,10 @@ const (
 	ExitFailed   = 1 // a task or a gate failed
 	ExitUsage    = 2 // bad usage or a bad input file
 	ExitInternal = 3 // the harness itself broke
+	// ExitInterrupted is the shells' code for a run ended by SIGINT
+	// (128+2), used for every interruption (SIGINT, SIGTERM, SIGHUP): the
+	// run stopped early and its report, if any, is marked incomplete.
+	ExitInterrupted = 130
 )
 
 // usageError is a mistake of the caller: a bad flag or a bad input file.
@@ -42,14 +46,25 @@ func failed(format string, args ...any) error {
 	return &failedError{fmt.Sprintf(format, args...)}
 }
 
+// interruptedError says that the run was stopped by a signal before every
+// task ran. What was done has been reported already.
+type interruptedError struct{}
+
+func (*interruptedError) Error() string { return "interrupted" }
+
+func interrupted() error { return &interruptedError{} }
+
 // exitCode maps a command's error to the process exit code. Anything not
 // known to be the caller's fault or a failed check is a harness error.
 func exitCode(err error) int {
 	var u *usageError
 	var f *failedError
+	var i *interruptedError
 	switch {
 	case err == nil:
 		return ExitOK
+	case errors.As(err, &i):
+		return ExitInterrupted
 	case errors.As(err, &u):
 		return ExitUsage
 	case errors.As(err, &f):

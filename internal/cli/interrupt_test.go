@@ -158,8 +158,8 @@ watch:
 	r := result{code, stdout.String(), stderr.String()}
 	t.Logf("interrupted after %d browser launches; returned %v later with exit %d",
 		len(launched), time.Since(interruptedAt).Round(time.Millisecond), code)
-	if code == ExitOK {
-		t.Errorf("an interrupted run exited 0:\n%v", r)
+	if code != ExitInterrupted {
+		t.Errorf("an interrupted run exited %d, want %d:\n%v", code, ExitInterrupted, r)
 	}
 	if !strings.Contains(r.stderr, "interrupted: the report is marked incomplete") {
 		t.Errorf("stderr does not say the run was interrupted:\n%s", r.stderr)
@@ -181,8 +181,15 @@ watch:
 	if first := rep.Results[0]; first.Task != task01 || first.Outcome != report.OutcomePassed {
 		t.Errorf("report: first result %s %s, want %s passed (it finished before the interrupt)", first.Task, first.Outcome, task01)
 	}
-	if len(rep.Results) == 2 && rep.Results[1].Outcome == report.OutcomePassed {
-		t.Errorf("report: %s passed although it was interrupted", rep.Results[1].Task)
+	if len(rep.Results) == 2 {
+		if got := rep.Results[1]; got.Outcome != report.OutcomeInterrupted || !strings.HasPrefix(got.Reason, "interrupted") {
+			t.Errorf("report: %s ended %s (%s), want interrupted", got.Task, got.Outcome, got.Reason)
+		}
+		// An interrupted attempt says nothing about the agent: it is
+		// left out of the score rather than counted as an error.
+		if s := report.Summarize(rep); s.Total != 1 || s.ByOutcome[report.OutcomeError] != 0 {
+			t.Errorf("report: score over %d results with %d errors, want over the 1 finished task with none", s.Total, s.ByOutcome[report.OutcomeError])
+		}
 	}
 
 	// Nothing of the run's browsers is left: no process in their groups

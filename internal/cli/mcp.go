@@ -68,7 +68,7 @@ func runMCP(st *State, args []string) error {
 
 	url := *cdp
 	if url == "" {
-		opts := browser.Options{ExecPath: st.Getenv("CONTRACTBENCH_CHROMIUM"), NoSandbox: st.Root, Env: servers.WithoutSecrets(st.Environ())}
+		opts := browser.Options{ExecPath: st.Getenv("CONTRACTBENCH_CHROMIUM"), NoSandbox: st.Root, Env: servers.ChildEnv(st.Environ())}
 		switch *web {
 		case "live":
 		case "replay":

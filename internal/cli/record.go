@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"sync"
 
@@ -28,7 +29,9 @@ needs CONTRACTBENCH_REAL=1 and the provider's key; an outside agent
 
 The judge grades every task as usual. A transcript whose contract failed is
 not written unless --keep-failing is given, so the replay suite only holds
-runs that passed.
+runs that passed; even then it is never written over an existing
+transcript without --overwrite. A task that did not finish (interrupted,
+timed out, over budget, a harness error) is never written.
 `
 
 func runRecord(st *State, args []string) error {
@@ -36,7 +39,8 @@ func runRecord(st *State, args []string) error {
 	var f runFlags
 	f.register(fs, agentReference, "reference, anthropic (alias claude), openai or exec (your own, --agent-cmd)")
 	out := fs.String("out", "", "transcript folder (default <suite>/transcripts/<server>)")
-	keep := fs.Bool("keep-failing", false, "also write transcripts of tasks whose contract failed")
+	keep := fs.Bool("keep-failing", false, "also write transcripts of finished tasks whose contract failed (never over an existing transcript without --overwrite)")
+	overwrite := fs.Bool("overwrite", false, "with --keep-failing: write a failing transcript over an existing one")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -73,11 +77,19 @@ func runRecord(st *State, args []string) error {
 		mu.Lock()
 		defer mu.Unlock()
 		path := filepath.Join(dir, t.ID+".jsonl")
+		_, statErr := os.Stat(path)
+		exists := statErr == nil
 		switch {
 		case rec == nil:
 			fmt.Fprintf(st.Stdout, "%s: %s: nothing recorded (%s)\n", t.ID, r.Outcome, r.Reason)
-		case !r.Outcome.Passed() && !*keep:
+		case r.Outcome == report.OutcomeFailed && !*keep:
 			fmt.Fprintf(st.Stdout, "%s: %s: transcript not written (the contract must pass; --keep-failing writes it anyway)\n", t.ID, r.Outcome)
+		case !r.Outcome.Passed() && r.Outcome != report.OutcomeFailed:
+			// Interrupted, timed out, over budget, broken: the agent did
+			// not finish, so the recording is not a run of the task.
+			fmt.Fprintf(st.Stdout, "%s: %s: transcript not written (only a finished task is recorded)\n", t.ID, r.Outcome)
+		case !r.Outcome.Passed() && exists && !*overwrite:
+			fmt.Fprintf(st.Stdout, "%s: %s: transcript not written over the existing %s (--overwrite replaces it)\n", t.ID, r.Outcome, path)
 		default:
 			if err := rec.WriteFile(path); err != nil {
 				writeErrs = append(writeErrs, err)

@@ -60,7 +60,41 @@ func TestRefusedRuns(t *testing.T) {
 			setUp: func(t *testing.T, _ *llmfake.Server) (string, map[string]string, []string) {
 				return suiteDir, nil, []string{"--transcripts", t.TempDir()}
 			},
-			want: []string{"no transcript for " + task01, "contractbench record --agent reference --task " + task01},
+			want: []string{"no transcript for " + task01,
+				"contractbench record --suite " + suiteDir + " --server builtin --agent reference --task " + task01},
+		},
+		{
+			name: "unknown agent",
+			setUp: func(t *testing.T, _ *llmfake.Server) (string, map[string]string, []string) {
+				return suiteDir, nil, []string{"--agent", "gpt"}
+			},
+			want: []string{`unknown agent "gpt": want replay (alias mock), reference, anthropic (alias claude) or openai`},
+		},
+		{
+			name: "parallel tasks on one running browser",
+			setUp: func(t *testing.T, _ *llmfake.Server) (string, map[string]string, []string) {
+				return suiteDir, nil, []string{"--browser-url", e2e.browserURL, "--web", "live", "-j", "2"}
+			},
+			want: []string{"--browser-url: the tasks share that one browser, so they must run one at a time (-j 1, not -j 2)"},
+		},
+		{
+			// A running browser was not launched with the replay web's
+			// host mapping: it would browse the live sites under a
+			// replay label.
+			name: "a running browser with the replay web",
+			setUp: func(t *testing.T, _ *llmfake.Server) (string, map[string]string, []string) {
+				return suiteDir, nil, []string{"--browser-url", e2e.browserURL}
+			},
+			want: []string{"--browser-url with --web replay", "pass --web live"},
+		},
+		{
+			name: "report folder that is a file",
+			setUp: func(t *testing.T, _ *llmfake.Server) (string, map[string]string, []string) {
+				file := filepath.Join(t.TempDir(), "a-file")
+				writeFileT(t, file, "not a folder\n")
+				return suiteDir, nil, []string{"--out", file}
+			},
+			want: []string{"--out: report directory", "a-file"},
 		},
 		{
 			name: "broken task file",

@@ -2,21 +2,32 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"fmt"
+	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"time"
 
 	"contractbench/internal/llm"
+	"contractbench/internal/problem"
 	"contractbench/internal/report"
 	"contractbench/internal/runner"
+	"contractbench/internal/suite"
 )
 
 // execute runs cfg with progress on stderr: a live line on a terminal,
 // plain lines otherwise.
 func execute(st *State, cfg *runner.Config) (*report.Run, error) {
-	ctx, cancel := st.Context()
-	defer cancel()
+	var ctx context.Context
+	var stop func()
+	if st.Interrupts != nil {
+		ctx, cfg.Abort, stop = st.Interrupts()
+	} else {
+		ctx, stop = st.Context()
+	}
+	defer stop()
 	p := newProgress(st, len(cfg.Tasks)*cfg.Repeat)
 	cfg.Progress = p.event
 	run, err := runner.Run(ctx, cfg)
@@ -27,17 +38,32 @@ func execute(st *State, cfg *runner.Config) (*report.Run, error) {
 	return run, err
 }
 
-// writeReport writes the report files and prints the Markdown table.
+// writeReport prints the Markdown table and writes the report files, named
+// by report.BaseName. The results are printed first, so that a report
+// folder that fails at the end (full, removed, made read-only) loses
+// nothing: the files then go to a new temporary folder, named on stderr.
 func writeReport(st *State, dir string, run *report.Run) error {
-	paths, err := report.WriteFiles(dir, run.GitSHA, run)
-	if err != nil {
-		return fmt.Errorf("write report: %w", err)
-	}
 	var md bytes.Buffer
 	if err := report.WriteMarkdown(&md, run); err != nil {
 		return err
 	}
 	st.Stdout.Write(md.Bytes())
+	base := report.BaseName(run)
+	paths, err := report.WriteFiles(dir, base, run)
+	if err != nil {
+		werr := fmt.Errorf("write report to %s: %w", dir, err)
+		rescue, terr := os.MkdirTemp("", "contractbench-report-")
+		if terr != nil {
+			return werr
+		}
+		if paths, err = report.WriteFiles(rescue, base, run); err != nil {
+			os.Remove(rescue)
+			return werr
+		}
+		fmt.Fprintf(st.Stderr, "contractbench: the report could not be written to %s; it was written to %s instead\n", dir, rescue)
+		fmt.Fprintf(st.Stdout, "\nreport: %s, %s, %s, %s\n", paths.Markdown, paths.JSON, paths.HTML, paths.JUnit)
+		return werr
+	}
 	fmt.Fprintf(st.Stdout, "\nreport: %s, %s, %s, %s\n", paths.Markdown, paths.JSON, paths.HTML, paths.JUnit)
 	return nil
 }
@@ -59,6 +85,11 @@ func verdictOf(st *State, run *report.Run, baseline *report.Baseline) error {
 		}
 		if r.Trust != "" {
 			line += " | trust: " + r.Trust
+		}
+		if r.Outcome == report.OutcomeReplayDrift && r.Drift != "" {
+			// The drift says why; the fix is always to record again.
+			line += " | the transcript no longer matches; re-record with: " +
+				recordHint(runOptions{suiteDir: run.Settings.Suite, server: run.Settings.Server}, r.Task)
 		}
 		if r.USD > 0 {
 			line += " | cost " + llm.FormatUSD(r.USD)
@@ -86,6 +117,19 @@ func verdictOf(st *State, run *report.Run, baseline *report.Baseline) error {
 		fmt.Fprintf(st.Stdout, "estimated cost: %s in total\n", llm.FormatUSD(usd))
 	}
 	if baseline != nil {
+		// A gate on a selection (--task) covers the selected tasks of the
+		// baseline and says so; the others were not asked for.
+		scope := ""
+		if !run.Settings.AllTasks {
+			var sel []string
+			for _, t := range baseline.Tasks {
+				if slices.Contains(run.Settings.Tasks, t) {
+					sel = append(sel, t)
+				}
+			}
+			scope = fmt.Sprintf(", the %d of the baseline's %d that were selected", len(sel), len(baseline.Tasks))
+			baseline = &report.Baseline{ExpectedPassCount: len(sel), Tasks: sel}
+		}
 		failures := report.Gate(baseline, run)
 		if len(failures) > 0 {
 			tasks := 0
@@ -94,23 +138,44 @@ func verdictOf(st *State, run *report.Run, baseline *report.Baseline) error {
 					tasks++
 				}
 			}
-			fmt.Fprintf(st.Stdout, "gate: FAILED (%d of %d covered tasks)\n", tasks, len(baseline.Tasks))
+			fmt.Fprintf(st.Stdout, "gate: FAILED (%d of %d covered tasks%s)\n", tasks, len(baseline.Tasks), scope)
 			for _, f := range failures {
 				fmt.Fprintf(st.Stdout, "  %s\n", f)
 			}
 			return failed("gate failed")
 		}
-		fmt.Fprintf(st.Stdout, "gate: passed (%d / %d)\n", baseline.ExpectedPassCount, len(baseline.Tasks))
+		fmt.Fprintf(st.Stdout, "gate: passed (%d / %d%s)\n", baseline.ExpectedPassCount, len(baseline.Tasks), scope)
 	}
 	switch {
 	case run.Incomplete:
-		return failed("") // execute said so
+		return interrupted() // execute said so
 	case harness > 0:
 		return fmt.Errorf("%d task(s) ended in a harness error", harness)
 	case notPassed > 0:
 		return failed("")
 	}
 	return nil
+}
+
+// loadBaseline loads the suite's baseline and checks that every task it
+// names is in the suite: a gate on a task that cannot run would fail every
+// run, so it is an input error up front.
+func loadBaseline(s *suite.Suite) (*report.Baseline, error) {
+	b, err := report.LoadBaseline(s.BaselineFile())
+	if err != nil {
+		return nil, asUsage(err)
+	}
+	var problems problem.List
+	for i, t := range b.Tasks {
+		if _, ok := s.Task(t); !ok {
+			problems = append(problems, problem.Problem{File: s.BaselineFile(), Path: fmt.Sprintf("tasks[%d]", i),
+				Msg: fmt.Sprintf("%q is not a task of the suite (%s)", t, s.TasksDir())})
+		}
+	}
+	if len(problems) > 0 {
+		return nil, asUsage(problems)
+	}
+	return b, nil
 }
 
 // gitSHA names the report: the short commit of the tree dir is in, with

@@ -16,12 +16,19 @@ var runCommand = command{
 const runHelp = `
 Runs tasks of a suite: for each task a fresh Chromium, the judge's own CDP
 session, the MCP tool server and the agent; then the judge captures the
-browser's final state and contract.Evaluate grades it. Writes the report to
-<out>/<git-sha>.{md,json,html} (a -dirty suffix when the tree has changes)
-and <out>/junit.xml, prints the table, and with --gate checks the suite's
-baseline.json. The HTML page is self-contained: every task's evidence,
-screenshot, and tool calls with the judge's thumbnail of the page after
-each (--trace).
+browser's final state and contract.Evaluate grades it. Prints the table,
+writes the report and with --gate checks the suite's baseline.json.
+
+The report is <out>/<name>.{md,json,html} plus <out>/junit.xml (the latest
+run's). The default run of a commit (replay agent, builtin server, replay
+web, every task, no --repeat) is named <git-sha> (with -dirty when the tree
+has changes); any other run is named
+<git-sha>-<agent>[-<model>]-<server>-<web>-<selection>[-x<repeat>], so runs
+of different kinds never overwrite each other. <out> is checked to be
+writable before the first task; if writing still fails at the end, the
+report goes to a new temporary folder that is named on stderr.
+The HTML page is self-contained: every task's evidence, screenshot, and
+tool calls with the judge's thumbnail of the page after each (--trace).
 
 The default agent replays the recorded transcripts (CI's mode: no network,
 no API key). Paid agents need CONTRACTBENCH_REAL=1 and the provider's key
@@ -36,7 +43,8 @@ go back, read), never navigating anywhere of its own. A contract either of
 them satisfies is broken: every suite must score 0 with both.
 
 Exit codes: 0 every task passed (and the gate, with --gate); 1 a task or the
-gate failed; 2 bad usage or input file; 3 a task ended in a harness error.
+gate failed; 2 bad usage or input file; 3 a task ended in a harness error;
+130 the run was interrupted (Ctrl-C, SIGTERM, a closed terminal).
 `
 
 // traceUsage documents --trace for run and compare.
@@ -123,13 +131,18 @@ func runRun(st *State, args []string) error {
 	// Load the baseline before running, so a broken one fails fast.
 	var baseline *report.Baseline
 	if *gate {
-		if baseline, err = report.LoadBaseline(cfg.Suite.BaselineFile()); err != nil {
-			return asUsage(err)
+		if baseline, err = loadBaseline(cfg.Suite); err != nil {
+			return err
 		}
 	}
 	dir := *out
 	if dir == "" {
 		dir = cfg.Suite.ReportsDir()
+	}
+	// A report that cannot be written would lose the whole run (with a
+	// paid agent, real money): find out before the first task.
+	if err := report.CheckDir(dir); err != nil {
+		return usagef("--out: %v", err)
 	}
 	run, err := execute(st, cfg)
 	if err != nil {

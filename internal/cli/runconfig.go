@@ -4,10 +4,13 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
+	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"time"
@@ -85,6 +88,11 @@ func traceMode(flag string, attempts int) (runner.Trace, error) {
 // bad flag, task, transcript or archive ends the command with a usage
 // error and no report.
 func newRunConfig(st *State, o runOptions) (*runner.Config, error) {
+	// Every file of the suite, not only the selected tasks' (validate's
+	// check, but for stale transcripts, which the replay reports).
+	if _, err := validateSuite(o.suiteDir, false); err != nil {
+		return nil, asUsage(err)
+	}
 	s, err := suite.Load(o.suiteDir)
 	if err != nil {
 		return nil, asUsage(err)
@@ -108,6 +116,22 @@ func newRunConfig(st *State, o runOptions) (*runner.Config, error) {
 	}
 	if err := refuseSandboxLive(web, tasks); err != nil {
 		return nil, err
+	}
+	if o.browserURL != "" {
+		if o.parallel > 1 {
+			return nil, usagef("--browser-url: the tasks share that one browser, so they must run one at a time (-j 1, not -j %d)", o.parallel)
+		}
+		// The hermetic web reaches a browser through its launch flags
+		// (host mapping, certificate pin), which a running browser was
+		// not given: it would browse the live sites under a replay label.
+		if web != runner.WebLive {
+			return nil, usagef("--browser-url with --web %s: a running browser cannot be given the %s web (it is wired in through Chromium's launch flags); pass --web live to use that browser's own network, or drop --browser-url", web, web)
+		}
+	}
+	if web == runner.WebLive || web == runner.WebRecord {
+		if err := checkNetwork(st, tasks, web); err != nil {
+			return nil, err
+		}
 	}
 	prices, err := llm.DefaultPrices()
 	if err != nil {
@@ -148,7 +172,7 @@ func newRunConfig(st *State, o runOptions) (*runner.Config, error) {
 		Browser: browser.Options{
 			ExecPath:  st.Getenv("CONTRACTBENCH_CHROMIUM"),
 			NoSandbox: st.Root,
-			Env:       servers.WithoutSecrets(st.Environ()),
+			Env:       servers.ChildEnv(st.Environ()),
 		},
 		BrowserURL: o.browserURL,
 		Trace:      trace,
@@ -188,16 +212,70 @@ func newRunConfig(st *State, o runOptions) (*runner.Config, error) {
 	for i, t := range tasks {
 		ids[i] = t.ID
 	}
+	agentName := o.agent
+	if name, err := llm.ResolveName(o.agent); err == nil {
+		agentName = name // "replay" for mock, "anthropic" for claude
+	}
 	cfg.Settings = report.Settings{
-		Suite: o.suiteDir, Agent: o.agent, Server: o.server, Model: o.model, Web: string(web),
+		Suite: o.suiteDir, Agent: agentName, Server: o.server, Model: o.model, Web: string(web),
 		Caps:   report.Caps{MaxTokensPerTurn: caps.MaxTokensPerTurn, MaxToolIterations: caps.MaxToolIterations, MaxUSD: caps.MaxUSD},
-		Repeat: cfg.Repeat, Parallel: cfg.Parallel, Tasks: ids, Trace: string(trace),
+		Repeat: cfg.Repeat, Parallel: cfg.Parallel, Tasks: ids, Trace: string(trace), AllTasks: len(tasks) == len(s.Tasks),
 	}
 	if cfg.Exec != nil && cfg.Exec.CDP {
 		cfg.Settings.Trust = report.TrustUnrestricted
 	}
 	markNull(&cfg.Settings, o)
 	return cfg, nil
+}
+
+// checkNetwork makes sure, once before a run on the live web, that the
+// network is there: without it every task would end as an error (one
+// with a start page) or a failure blamed on the agent (one without). It
+// connects to the host of the first task's start URL, or of its reference's
+// first navigation.
+func checkNetwork(st *State, tasks []*suite.Task, web runner.Web) error {
+	var target *url.URL
+	for _, t := range tasks {
+		raw := t.StartURL
+		for _, step := range t.Reference {
+			if raw != "" {
+				break
+			}
+			var args struct {
+				URL string `json:"url"`
+			}
+			if step.Tool == "navigate" && json.Unmarshal(step.Args, &args) == nil {
+				raw = args.URL
+			}
+		}
+		if u, err := url.Parse(raw); err == nil && u.Host != "" {
+			target = u
+			break
+		}
+	}
+	if target == nil {
+		return nil // nothing to check against
+	}
+	port := target.Port()
+	if port == "" {
+		port = map[string]string{"http": "80"}[target.Scheme]
+		if port == "" {
+			port = "443"
+		}
+	}
+	addr := net.JoinHostPort(target.Hostname(), port)
+	dial := st.Dial
+	if dial == nil {
+		dial = (&net.Dialer{}).DialContext
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, err := dial(ctx, "tcp", addr)
+	if err != nil {
+		return usagef("--web %s needs the network, but %s cannot be reached (%v); without it every task would end as an error or a failure blamed on the agent. Use --web replay for the hermetic fixture web", web, addr, err)
+	}
+	conn.Close()
+	return nil
 }
 
 // providerFunc returns what plays the agent in each task. Everything that
@@ -217,17 +295,22 @@ func providerFunc(st *State, s *suite.Suite, tasks []*suite.Task, o runOptions, 
 	}
 	name, err := llm.ResolveName(o.agent)
 	if err != nil {
-		return nil, asUsage(err)
+		return nil, usagef("unknown agent %q: want replay (alias mock), reference, anthropic (alias claude) or openai", o.agent)
 	}
 	switch name {
 	case llm.NameReplay:
 		records := map[string]*transcript.Transcript{}
 		for _, t := range tasks {
 			path := transcriptPath(s, o, t.ID)
+			if _, err := os.Stat(path); err == nil {
+				if _, err := readTranscript(path); err != nil {
+					return nil, asUsage(err)
+				}
+			}
 			tr, err := transcript.ReadFile(path)
 			if err != nil {
 				if errors.Is(err, fs.ErrNotExist) {
-					return nil, usagef("%s: no transcript for %s (record one with: contractbench record --agent reference --task %s)", path, t.ID, t.ID)
+					return nil, usagef("%s: no transcript for %s (record one with: %s)", path, t.ID, recordHint(o, t.ID))
 				}
 				return nil, asUsage(err)
 			}
@@ -257,6 +340,16 @@ func providerFunc(st *State, s *suite.Suite, tasks []*suite.Task, o runOptions, 
 		return func(*suite.Task) (llm.Provider, error) { return newProvider() }, nil
 	}
 	return nil, usagef("unknown agent %q", o.agent)
+}
+
+// recordHint is the command that records the transcript of task for the
+// run o describes, to copy as it is.
+func recordHint(o runOptions, task string) string {
+	h := "contractbench record --suite " + o.suiteDir + " --server " + o.server
+	if o.serversFile != "" {
+		h += " --servers " + o.serversFile
+	}
+	return h + " --agent reference --task " + task
 }
 
 // paidProvider checks the paid-call opt-in and the provider's key, and
@@ -331,9 +424,12 @@ func sha256Of(data []byte) string {
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
-// taskDigest is the digest a transcript of t carries.
+// taskDigest is the digest a transcript of t carries: of what the task
+// asks of the agent (suite.Task.AgentTask), so that editing the contract,
+// the timeout or the rationale re-grades a recording instead of making it
+// stale.
 func taskDigest(t *suite.Task) (string, error) {
-	canon, err := t.Canonical()
+	canon, err := t.AgentTask()
 	if err != nil {
 		return "", fmt.Errorf("task %s: %w", t.ID, err)
 	}
@@ -343,11 +439,12 @@ func taskDigest(t *suite.Task) (string, error) {
 // serverFunc starts the server of profile for each task, over stdio, so
 // the agent's tools cross a real MCP boundary. The built-in server is this
 // binary's own "mcp" command; peers run from root/node_modules (make
-// peers). API keys are not passed on: no server has any use for them.
+// peers). Only an allow-list of the environment is passed on
+// (servers.ChildEnv): no server has any use for keys or passwords.
 func serverFunc(st *State, profile *servers.Profile, root string) runner.ServerFunc {
 	return func(ctx context.Context, browserURL, workDir string) (mcp.Transport, error) {
 		return profile.Transport(servers.Spawn{Root: root, Self: st.Executable, CDPURL: browserURL,
-			WorkDir: workDir, Environ: st.Environ()})
+			WorkDir: workDir, Environ: st.Environ(), Abort: ctx})
 	}
 }
 

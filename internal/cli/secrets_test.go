@@ -55,9 +55,12 @@ func envSpy(t *testing.T) (exe, dumps string) {
 
 func TestKeysLeakNowhere(t *testing.T) {
 	t.Parallel()
-	// marker passes to the tool server; it shows the environment dump is
-	// the real one and not empty by accident.
-	const marker = "CONTRACTBENCH_TEST_MARKER=passed-through"
+	// marker passes to the tool server (TZ is on the allow-list of child
+	// environments); it shows the environment dump is the real one and not
+	// empty by accident. The other secrets have names no deny-list of
+	// *_API_KEY and *_TOKEN catches: only an allow-list keeps them back.
+	const marker = "TZ=contractbench-test-marker"
+	otherSecrets := []string{"AWS_SECRET_ACCESS_KEY", "DB_PASSWORD", "CONTRACTBENCH_TEST_UNLISTED"}
 	fine := task01Script(llmfake.Usage{InputTokens: 900, OutputTokens: 60})
 	tests := []struct {
 		name string
@@ -87,6 +90,9 @@ func TestKeysLeakNowhere(t *testing.T) {
 			env := paidEnv(fake, key)
 			name, value, _ := strings.Cut(marker, "=")
 			env[name] = value
+			for _, v := range otherSecrets {
+				env[v] = plantedKey(t)
+			}
 			st, stdout, stderr := e2eState(env)
 			spy, dumps := envSpy(t)
 			st.Executable = spy
@@ -135,6 +141,11 @@ func TestKeysLeakNowhere(t *testing.T) {
 				}
 				if bytes.Contains(data, []byte(key)) {
 					t.Errorf("%s: the tool server's environment holds the key", f)
+				}
+				for _, v := range otherSecrets {
+					if bytes.Contains(data, []byte(env[v])) {
+						t.Errorf("%s: the tool server's environment holds %s", f, v)
+					}
 				}
 			}
 		})

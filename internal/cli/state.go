@@ -3,8 +3,10 @@ package cli
 import (
 	"context"
 	"io"
+	"net"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -29,8 +31,52 @@ type State struct {
 	IsTerminal bool
 	// Executable is the path of this binary, for spawning `contractbench mcp`.
 	Executable string
-	// Context returns the run's context, cancelled on SIGINT or SIGTERM.
+	// Context returns the run's context, cancelled on SIGINT, SIGTERM or
+	// SIGHUP.
 	Context func() (context.Context, context.CancelFunc)
+	// Dial opens a network connection; nil means net.Dialer's. It is how
+	// --web live checks that the network is there before a run.
+	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
+	// Interrupts, when set, is what runs use instead of Context: the
+	// context is cancelled on the first SIGINT, SIGTERM or SIGHUP (finish
+	// grading, stop the rest), abort is closed on the second (stop at
+	// once), and stop ends the listening.
+	Interrupts func() (ctx context.Context, abort <-chan struct{}, stop func())
+}
+
+// interruptSignals are the signals that stop a run: Ctrl-C, a polite kill,
+// and a closed terminal or dropped SSH session, which would otherwise end
+// the process with no report and a browser's profile left behind.
+var interruptSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+
+// watchSignals turns the signals arriving on sigs into a run's interrupts:
+// the first cancels ctx, the second closes abort; later ones are ignored.
+// stop ends the watching and cancels ctx.
+func watchSignals(sigs <-chan os.Signal) (ctx context.Context, abort <-chan struct{}, stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	aborted := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		n := 0
+		for {
+			select {
+			case <-sigs:
+				n++
+				switch n {
+				case 1:
+					cancel()
+				case 2:
+					close(aborted)
+				}
+			case <-done:
+				return
+			}
+		}
+	}()
+	return ctx, aborted, sync.OnceFunc(func() {
+		close(done)
+		cancel()
+	})
 }
 
 // OSState is the State of the running process.
@@ -47,7 +93,16 @@ func OSState() *State {
 		IsTerminal: isTerminal(os.Stderr),
 		Executable: exe,
 		Context: func() (context.Context, context.CancelFunc) {
-			return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			return signal.NotifyContext(context.Background(), interruptSignals...)
+		},
+		Interrupts: func() (context.Context, <-chan struct{}, func()) {
+			sigs := make(chan os.Signal, 2)
+			signal.Notify(sigs, interruptSignals...)
+			ctx, abort, stop := watchSignals(sigs)
+			return ctx, abort, func() {
+				signal.Stop(sigs)
+				stop()
+			}
 		},
 	}
 }

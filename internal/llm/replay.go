@@ -14,9 +14,15 @@ import (
 // DriftError says that a replay no longer matches its recording. The runner
 // reports it as replay_drift; the remedy is to re-record the transcript. Seq
 // is the recorded call concerned, 0 when the transcript as a whole is.
+//
+// Stale says that the recording could not be replayed at all: checked as a
+// whole before its first call (task spec changed, a call edited by hand, a
+// tool the server no longer offers), nothing of it ran, so the browser's
+// final state says nothing about the agent.
 type DriftError struct {
 	Reason string
 	Seq    int
+	Stale  bool
 }
 
 func (e *DriftError) Error() string {
@@ -107,12 +113,12 @@ func (r *Replay) Next(ctx context.Context, req Request) (Response, error) {
 func (r *Replay) checkTranscript(tools []Tool) error {
 	h := r.t.Header
 	if h.TaskDigest != r.taskDigest {
-		return &DriftError{Reason: fmt.Sprintf("task digest differs: the transcript was recorded for %s, the task spec is now %s (the spec changed; re-record)", h.TaskDigest, r.taskDigest)}
+		return &DriftError{Stale: true, Reason: fmt.Sprintf("the transcript is stale: it was recorded for task digest %s, and what the task asks of the agent (instruction, start URL or allowed tools) now digests to %s; re-record it", h.TaskDigest, r.taskDigest)}
 	}
 	if err := transcript.VerifyDigests(r.t); err != nil {
 		var mismatch *transcript.DigestMismatchError
 		if errors.As(err, &mismatch) {
-			return &DriftError{Seq: mismatch.Seq, Reason: fmt.Sprintf("args digest mismatch: recorded %s, args digest to %s (the call was edited after recording)", mismatch.Recorded, mismatch.Computed)}
+			return &DriftError{Seq: mismatch.Seq, Stale: true, Reason: fmt.Sprintf("args digest mismatch: the line says args_digest_sha256 %s, but its args hash to %s (the call was edited after recording)", mismatch.Recorded, mismatch.Computed)}
 		}
 		return fmt.Errorf("replay: %w", err)
 	}
@@ -122,7 +128,7 @@ func (r *Replay) checkTranscript(tools []Tool) error {
 	}
 	for _, c := range r.t.Calls {
 		if !offered[c.Tool] {
-			return &DriftError{Seq: c.Seq, Reason: fmt.Sprintf("recorded tool %q is not offered by the server", c.Tool)}
+			return &DriftError{Seq: c.Seq, Stale: true, Reason: fmt.Sprintf("recorded tool %q is not offered by the server", c.Tool)}
 		}
 	}
 	return nil

@@ -119,7 +119,7 @@ func TestReplayDrift(t *testing.T) {
 			transcript: func(t *testing.T) *transcript.Transcript { return record(t, twoCalls, ptr("x")) },
 			digest:     "sha256:3333333333333333333333333333333333333333333333333333333333333333",
 			wantSeq:    0,
-			wantReason: "task digest differs: the transcript was recorded for " + replayTaskDigest,
+			wantReason: "the transcript is stale: it was recorded for task digest " + replayTaskDigest,
 		},
 		{
 			name:       "call edited after recording",
@@ -198,6 +198,10 @@ func TestReplayDrift(t *testing.T) {
 			}
 			if calls != tt.wantCalls {
 				t.Errorf("%d calls ran before the drift was reported, want %d", calls, tt.wantCalls)
+			}
+			// A transcript is stale exactly when none of it could run.
+			if stale := calls == 0 && tt.name != "empty recording without a final answer"; drift.Stale != stale {
+				t.Errorf("Stale = %v, want %v (%d calls ran)", drift.Stale, stale, calls)
 			}
 			if tt.wantSeq > 0 && !strings.HasPrefix(err.Error(), "replay drift at seq ") {
 				t.Errorf("message %q does not say where", err)

@@ -18,8 +18,10 @@
 // hold), replay_drift (the recorded transcript no longer matches the task,
 // the tools or the responses), budget_exceeded (a token, iteration or cost
 // cap was hit), timeout, error (the harness broke; the agent was not
-// judged), or tainted (the task's isolation was broken, so its final state
-// proves nothing). Only passed is a success.
+// judged), tainted (the task's isolation was broken, so its final state
+// proves nothing), or interrupted (the run was stopped, by Ctrl-C or a
+// closed terminal, before the agent finished; the attempt is left out of
+// the score, like one never started). Only passed is a success.
 //
 // # The baseline gate
 //

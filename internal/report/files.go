@@ -263,3 +263,22 @@ func mkdirAll(dir string) ([]string, error) {
 	}
 	return created, nil
 }
+
+// CheckDir reports whether a report can be written into dir: it creates
+// dir if needed and writes and removes a small file there. A run checks
+// this before its first task, so an output path that is a file or not
+// writable fails at once rather than after every task ran. A folder it
+// created is left in place for the report.
+func CheckDir(dir string) error {
+	if _, err := mkdirAll(dir); err != nil {
+		return err
+	}
+	probe, err := writeTemp(dir, "probe", []byte("contractbench checks that it can write its report here\n"))
+	if probe != "" {
+		os.Remove(probe)
+	}
+	if err != nil {
+		return fmt.Errorf("report directory %s: not writable: %w", dir, err)
+	}
+	return nil
+}

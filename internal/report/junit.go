@@ -61,15 +61,56 @@ type (
 // failed, drifted, over-budget or tainted result carries a failure element
 // whose message is the outcome and failing clause and whose text is the
 // evidence; error and timeout carry an error element. Attempts an
-// incomplete run never reached are skipped test cases.
+// incomplete run never reached, and interrupted ones, are skipped test
+// cases.
 func WriteJUnit(w io.Writer, r *Run) error {
+	return WriteJUnitRuns(w, []*Run{r})
+}
+
+// WriteJUnitRuns writes several runs (compare's run per tool server) as one
+// JUnit document with a testsuite per run, so that one junit.xml holds
+// them all. With more than one run, each testsuite is named after its
+// suite and server.
+func WriteJUnitRuns(w io.Writer, runs []*Run) error {
+	doc := junitSuites{Name: "contractbench"}
+	var ms int64
+	for _, r := range runs {
+		suite := junitSuiteOf(r, len(runs) > 1)
+		doc.Tests += suite.Tests
+		doc.Failures += suite.Failures
+		doc.Errors += suite.Errors
+		doc.Skipped += suite.Skipped
+		ms += r.DurationMS
+		doc.Suites = append(doc.Suites, suite)
+	}
+	doc.Time = junitSeconds(ms)
+	out, err := xml.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return fmt.Errorf("report junit: %w", err)
+	}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return fmt.Errorf("report junit: %w", err)
+	}
+	if _, err := w.Write(append(out, '\n')); err != nil {
+		return fmt.Errorf("report junit: %w", err)
+	}
+	return nil
+}
+
+// junitSuiteOf is the testsuite of one run; byServer names it after the
+// run's tool server as well.
+func junitSuiteOf(r *Run, byServer bool) junitSuite {
 	rep := repeated(r)
 	classname := r.Settings.Suite
 	if classname == "" {
 		classname = "contractbench"
 	}
+	name := classname
+	if byServer {
+		name += " [" + r.Settings.Server + "]"
+	}
 	suite := junitSuite{
-		Name:      classname,
+		Name:      name,
 		Time:      junitSeconds(r.DurationMS),
 		Timestamp: r.Started.Format(time.RFC3339),
 		Properties: []junitProperty{
@@ -90,12 +131,14 @@ func WriteJUnit(w io.Writer, r *Run) error {
 	}
 	for i := range r.Results {
 		res := &r.Results[i]
-		c := junitCase{Name: resultName(res, rep), Classname: classname, Time: junitSeconds(res.DurationMS)}
+		c := junitCase{Name: resultName(res, rep), Classname: name, Time: junitSeconds(res.DurationMS)}
 		switch res.Outcome {
 		case OutcomePassed:
 			if res.Drift != "" {
 				c.Failure = &junitProblem{Message: "passed with replay drift: " + bound(res.Drift), Type: "replay_drift", Text: junitDetail(res)}
 			}
+		case OutcomeInterrupted:
+			c.Skipped = &junitProblem{Message: "interrupted: " + bound(res.Reason)}
 		case OutcomeError, OutcomeTimeout:
 			c.Error = &junitProblem{Message: junitMessage(res), Type: string(res.Outcome), Text: junitDetail(res)}
 		default:
@@ -106,7 +149,7 @@ func WriteJUnit(w io.Writer, r *Run) error {
 	for _, m := range notRun(r) {
 		suite.add(junitCase{
 			Name:      resultName(&TaskResult{Task: m.Task, Attempt: m.Attempt}, rep),
-			Classname: classname,
+			Classname: name,
 			Time:      junitSeconds(0),
 			Skipped:   &junitProblem{Message: "not run: the run stopped early"},
 		})
@@ -114,22 +157,7 @@ func WriteJUnit(w io.Writer, r *Run) error {
 	if r.Incomplete {
 		suite.SystemErr = IncompleteBanner
 	}
-	doc := junitSuites{
-		Name: "contractbench", Tests: suite.Tests, Failures: suite.Failures,
-		Errors: suite.Errors, Skipped: suite.Skipped, Time: suite.Time,
-		Suites: []junitSuite{suite},
-	}
-	out, err := xml.MarshalIndent(doc, "", "  ")
-	if err != nil {
-		return fmt.Errorf("report junit: %w", err)
-	}
-	if _, err := io.WriteString(w, xml.Header); err != nil {
-		return fmt.Errorf("report junit: %w", err)
-	}
-	if _, err := w.Write(append(out, '\n')); err != nil {
-		return fmt.Errorf("report junit: %w", err)
-	}
-	return nil
+	return suite
 }
 
 // add appends c and counts it.

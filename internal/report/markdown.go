@@ -71,8 +71,8 @@ func writeHeader(p *printer, r *Run, s Summary) {
 	set := r.Settings
 	p.printf("- git sha: %s\n", code(orNone(r.GitSHA)))
 	p.printf("- started: %s, took %s\n", r.Started.Format(time.RFC3339), seconds(float64(r.DurationMS)))
-	p.printf("- agent: %s, server: %s, web: %s, model: %s\n",
-		code(orNone(set.Agent)), code(orNone(set.Server)), code(orNone(set.Web)), code(orNone(set.Model)))
+	p.printf("- agent: %s (%s), server: %s, web: %s, model: %s\n",
+		code(orNone(set.Agent)), escape(AgentLabel(set)), code(orNone(set.Server)), code(orNone(set.Web)), code(orNone(set.Model)))
 	if set.Shard != nil {
 		p.printf("- shard: %s of the selection\n", set.Shard)
 	}
@@ -208,6 +208,7 @@ func writeComparison(p *printer, r *Run, s Summary) {
 	if r.Settings.Suite != "" {
 		suite += " (" + r.Settings.Suite + ")"
 	}
+	suite += ", agent: " + AgentLabel(r.Settings)
 	p.printf("| %s | %s contract-eval (%d / %d) | %s median | outcome contracts |\n\n",
 		cell(escape(suite)), percent(s.Score), s.Passed, s.Total, seconds(s.MedianDurationMS))
 	if r.Incomplete {

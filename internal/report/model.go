@@ -27,16 +27,22 @@ const (
 	OutcomeTimeout        Outcome = "timeout"
 	OutcomeError          Outcome = "error"
 	OutcomeTainted        Outcome = "tainted"
+	OutcomeInterrupted    Outcome = "interrupted"
 )
 
 // Outcomes lists every Outcome in the order reports present them.
 var Outcomes = []Outcome{
 	OutcomePassed, OutcomeFailed, OutcomeReplayDrift, OutcomeBudgetExceeded,
-	OutcomeTimeout, OutcomeError, OutcomeTainted,
+	OutcomeTimeout, OutcomeError, OutcomeTainted, OutcomeInterrupted,
 }
 
 // Passed reports whether the outcome is a success. Only OutcomePassed is.
 func (o Outcome) Passed() bool { return o == OutcomePassed }
+
+// Judged reports whether the attempt counts in the score: every outcome
+// but interrupted, which says only that the run was stopped before the
+// agent finished (Ctrl-C, a closed terminal), nothing about the agent.
+func (o Outcome) Judged() bool { return o != OutcomeInterrupted }
 
 // Valid reports whether o is one of Outcomes.
 func (o Outcome) Valid() bool {
@@ -103,7 +109,7 @@ type Regraded struct {
 // Settings is what the run was asked to do.
 type Settings struct {
 	Suite  string `json:"suite"`
-	Agent  string `json:"agent"`  // replay, anthropic, openai
+	Agent  string `json:"agent"`  // replay, reference, anthropic, openai
 	Server string `json:"server"` // the MCP tool server: builtin or a peer
 	Model  string `json:"model"`
 	Web    string `json:"web"` // replay, live or record
@@ -126,6 +132,8 @@ type Settings struct {
 	// tool call: on (all), failed (those that did not pass) or off. Empty
 	// in reports written before thumbnails existed.
 	Trace string `json:"trace,omitempty"`
+	// AllTasks reports that the selection is every task of the suite.
+	AllTasks bool `json:"all_tasks"`
 }
 
 // Caps are the budget caps of the run, as applied to every task.

@@ -12,8 +12,9 @@ const Z95 = 1.959963984540054
 // from the Run alone; the JSON form carries it for readers that want the
 // score without recomputing it.
 type Summary struct {
-	// Tasks is the number of distinct tasks with at least one result;
-	// Total the number of results (tasks times attempts).
+	// Tasks is the number of distinct tasks with at least one judged
+	// result; Total the number of judged results (tasks times attempts).
+	// An interrupted result is not judged: it counts in ByOutcome only.
 	Tasks int `json:"tasks"`
 	Total int `json:"total"`
 	// Passed counts results whose outcome is passed; Score is
@@ -47,6 +48,12 @@ func Summarize(r *Run) Summary {
 	seen := map[string]bool{}
 	var dur, calls, bytes []float64
 	for _, res := range r.Results {
+		s.ByOutcome[res.Outcome]++
+		if !res.Outcome.Judged() {
+			// Stopped before the agent finished: not an attempt the
+			// score can count, for or against the agent.
+			continue
+		}
 		if !seen[res.Task] {
 			seen[res.Task] = true
 			s.Tasks++
@@ -55,7 +62,6 @@ func Summarize(r *Run) Summary {
 		if res.Outcome.Passed() {
 			s.Passed++
 		}
-		s.ByOutcome[res.Outcome]++
 		dur = append(dur, float64(res.DurationMS))
 		calls = append(calls, float64(res.ToolCalls))
 		bytes = append(bytes, float64(res.ResponseBytes))

@@ -58,7 +58,7 @@ func replayProvider(b *testing.B, tasks []*suite.Task) runner.ProviderFunc {
 		if err != nil {
 			b.Fatal(err)
 		}
-		canon, err := tk.Canonical()
+		canon, err := tk.AgentTask()
 		if err != nil {
 			b.Fatalf("task %s: %v", tk.ID, err)
 		}

@@ -41,6 +41,8 @@ const (
 
 // ServerFunc starts the MCP tool server for one task, pointed at the
 // browser's DevTools endpoint, and returns the transport to reach it.
+// ctx ends only when the run is aborted: the server must then be killed
+// at once, not wait for a graceful exit.
 // workDir is an empty folder of the task's, removed when the task ends:
 // the server's working directory, so nothing it writes lands elsewhere.
 type ServerFunc func(ctx context.Context, browserURL, workDir string) (mcp.Transport, error)
@@ -125,6 +127,22 @@ type Config struct {
 
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+
+	// Abort is closed to stop the run at once (a second Ctrl-C): the
+	// run's context, when cancelled, stops the agents but lets the judge
+	// finish grading a task whose agent had finished and lets tool
+	// servers exit gracefully; Abort cuts both short, and the tasks still
+	// running end as interrupted. Nil never aborts.
+	Abort <-chan struct{}
+	// JudgeTimeout bounds each judge's capture; zero means 20 s.
+	JudgeTimeout time.Duration
+}
+
+func (c *Config) judgeTimeout() time.Duration {
+	if c.JudgeTimeout > 0 {
+		return c.JudgeTimeout
+	}
+	return judgeTimeout
 }
 
 // Event is a progress update.

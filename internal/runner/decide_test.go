@@ -16,6 +16,7 @@ import (
 func TestDecide(t *testing.T) {
 	t.Parallel()
 	drift := &llm.DriftError{Seq: 2, Reason: "read_page answered error, the recording says ok"}
+	stale := &llm.DriftError{Stale: true, Reason: "the transcript is stale: it was recorded for task digest sha256:1, ..."}
 	budget := &llm.BudgetExceededError{Cap: llm.CapMaxToolIterations, Limit: 50, Seen: 51}
 	toolServer := fmt.Errorf("tool server: %w", errors.New("mcp: call navigate: connection closed"))
 	pass := contract.Verdict{Passed: true}
@@ -46,6 +47,8 @@ func TestDecide(t *testing.T) {
 			wantDrift:  drift.Error()},
 		{name: "drift, contract holds", stop: agent.StopDrift, err: drift, verdict: pass,
 			want: report.OutcomeReplayDrift, wantReason: drift.Error(), wantDrift: drift.Error()},
+		{name: "stale transcript: drift whatever the contract says", stop: agent.StopDrift, err: stale, verdict: fail,
+			want: report.OutcomeReplayDrift, wantReason: "transcript not replayed: " + stale.Error(), wantDrift: stale.Error()},
 		{name: "drift with misses", stop: agent.StopDrift, err: drift, verdict: pass, misses: misses,
 			want: report.OutcomeReplayDrift, wantReason: drift.Error() + "; " + missText, wantDrift: drift.Error()},
 		{name: "budget, whatever the contract says", stop: agent.StopBudget, err: budget, verdict: pass,
@@ -53,7 +56,7 @@ func TestDecide(t *testing.T) {
 		{name: "budget with misses", stop: agent.StopBudget, err: budget, verdict: fail, misses: misses,
 			want: report.OutcomeBudgetExceeded, wantReason: budget.Error() + "; " + missText},
 		{name: "interrupted", stop: agent.StopInterrupted, err: context.Canceled, verdict: pass,
-			want: report.OutcomeError, wantReason: "interrupted before the agent finished"},
+			want: report.OutcomeInterrupted, wantReason: interruptedReason},
 		{name: "timeout", stop: agent.StopTimeout, err: context.DeadlineExceeded, verdict: pass,
 			want: report.OutcomeTimeout, wantReason: "the task's timeout passed before the agent answered"},
 		{name: "timeout with misses", stop: agent.StopTimeout, err: context.DeadlineExceeded, verdict: fail, misses: misses,

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -19,19 +18,39 @@ import (
 	"contractbench/internal/llm"
 	"contractbench/internal/mcpclient"
 	"contractbench/internal/report"
+	"contractbench/internal/servers"
 	"contractbench/internal/suite"
 	"contractbench/internal/transcript"
 	"contractbench/internal/webreplay"
 )
 
 // judgeTimeout bounds the judge's capture, which runs after the task's own
-// deadline may have passed.
+// deadline may have passed; Config.JudgeTimeout overrides it.
 const judgeTimeout = 20 * time.Second
+
+// abortContext returns a context that keeps parent's values but not its
+// cancellation, and ends when abort is closed (or stop is called).
+func abortContext(parent context.Context, abort <-chan struct{}) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(context.WithoutCancel(parent))
+	if abort != nil {
+		go func() {
+			select {
+			case <-abort:
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
+	}
+	return ctx, cancel
+}
 
 // browserEndGrace bounds how long grade waits, after the judge failed, for
 // the browser to report that it ended. A launched browser reports within a
 // second of dying (it collects the last of its output first).
 const browserEndGrace = 3 * time.Second
+
+// interruptedReason is the reason of every interrupted result.
+const interruptedReason = "interrupted: the run was stopped before the agent finished"
 
 // harnessError marks a failure of the harness (browser, server, web layer),
 // as opposed to something the agent did.
@@ -58,6 +77,11 @@ type taskRun struct {
 	attempt int
 	start   time.Time
 
+	// abort outlives the task's context (its timeout, the first Ctrl-C)
+	// and ends only when the run is aborted: what must run after the
+	// agent stopped (the judge, the server's graceful exit) runs in it.
+	abort context.Context
+
 	cleanup []func()
 	replay  *webreplay.Replayer
 	browser *browser.Browser
@@ -78,8 +102,17 @@ const thumbnailShare = 10
 func RunTask(ctx context.Context, cfg *Config, t *suite.Task, attempt int) (*report.TaskResult, *transcript.Recorder) {
 	r := &taskRun{cfg: cfg, task: t, attempt: attempt, start: cfg.now()}
 	defer r.close()
+	var stopAbort context.CancelFunc
+	r.abort, stopAbort = abortContext(ctx, cfg.Abort)
+	defer stopAbort()
 	cfg.progress(Event{Task: t.ID, Attempt: attempt, Step: "start"})
 	res, rec := r.run(ctx)
+	if ctx.Err() != nil && (res.Outcome == report.OutcomeError || res.Outcome == report.OutcomeInterrupted) {
+		// Whatever broke once the run was stopped (a browser or server
+		// killed mid-start, a judge cut short) broke because of the stop.
+		res.Outcome, res.Reason = report.OutcomeInterrupted, interruptedReason
+		res.Evidence, res.FailedPostcondition, res.Observation = nil, "", nil
+	}
 	res.DurationMS = cfg.now().Sub(r.start).Milliseconds()
 	cfg.progress(Event{Task: t.ID, Attempt: attempt, Step: "done", Elapsed: cfg.now().Sub(r.start), Result: res})
 	return res, rec
@@ -113,12 +146,15 @@ func (r *taskRun) run(parent context.Context) (*report.TaskResult, *transcript.R
 	if err != nil {
 		return errorResult(res, fmt.Errorf("task %s: budget: %w", r.task.ID, err)), nil
 	}
-	workDir, err := os.MkdirTemp("", "contractbench-server-")
+	workDir, removeWorkDir, err := servers.NewWorkDir()
 	if err != nil {
 		return errorResult(res, &harnessError{"tool server", err}), nil
 	}
-	r.onClose(func() { os.RemoveAll(workDir) })
-	transport, err := r.cfg.Server(ctx, r.browser.URL(), workDir)
+	r.onClose(removeWorkDir)
+	// The server lives until the task's cleanup closes it, past the
+	// task's own deadline (the judge grades first); only an abort kills
+	// it early.
+	transport, err := r.cfg.Server(r.abort, r.browser.URL(), workDir)
 	if err != nil {
 		return errorResult(res, &harnessError{"tool server", err}), nil
 	}
@@ -154,11 +190,17 @@ func (r *taskRun) run(parent context.Context) (*report.TaskResult, *transcript.R
 	}
 	fillAgent(res, out)
 	defer r.keepThumbnails(res)
+	if out.Stop == agent.StopInterrupted {
+		// The run was stopped (Ctrl-C): the state the agent left says
+		// nothing about the task, so the judge does not wait on it.
+		res.Outcome, res.Reason = report.OutcomeInterrupted, interruptedReason
+		return res, rec
+	}
 
 	// The judge grades whatever state the browser is in, even after a
 	// timeout or a budget stop, with a deadline of its own.
 	r.cfg.progress(Event{Task: r.task.ID, Attempt: r.attempt, Step: "judge", Elapsed: r.cfg.now().Sub(r.start)})
-	jctx, jcancel := context.WithTimeout(context.WithoutCancel(parent), judgeTimeout)
+	jctx, jcancel := context.WithTimeout(r.abort, r.cfg.judgeTimeout())
 	defer jcancel()
 	verdict, obs, err := r.grade(jctx)
 	if err != nil {
@@ -400,13 +442,22 @@ func decide(res *report.TaskResult, out *agent.Outcome, v contract.Verdict, miss
 	case agent.StopInterrupted:
 		// The run was stopped (Ctrl-C): the agent did not get its time, so
 		// the state it left says nothing about the task.
-		res.Outcome, res.Reason = report.OutcomeError, reason("interrupted before the agent finished")
+		res.Outcome, res.Reason = report.OutcomeInterrupted, reason(interruptedReason)
 		return
 	case agent.StopTimeout:
 		res.Outcome, res.Reason = report.OutcomeTimeout, reason("the task's timeout passed before the agent answered")
 		return
 	case agent.StopDrift:
 		res.Drift = out.Err.Error()
+		var d *llm.DriftError
+		if errors.As(out.Err, &d) && d.Stale {
+			// Nothing of the transcript ran: whatever the judge saw is
+			// the start page, not the agent's work, so the contract's
+			// verdict is not the headline.
+			res.FailedPostcondition = ""
+			res.Outcome, res.Reason = report.OutcomeReplayDrift, reason("transcript not replayed: "+res.Drift)
+			return
+		}
 		if !v.Passed {
 			res.Outcome, res.Reason = report.OutcomeFailed, reason("contract failed; replay also drifted: "+res.Drift)
 			return

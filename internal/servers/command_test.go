@@ -15,6 +15,7 @@ func TestCommand(t *testing.T) {
 		"PATH=/usr/bin", "HOME=/home/u",
 		"ANTHROPIC_API_KEY=sk-secret", "OPENAI_API_KEY=sk-other", "GITHUB_TOKEN=ghp",
 		"TMPDIR=/tmp", "CHROME_DEVTOOLS_MCP_NO_UPDATE_CHECKS=0",
+		"AWS_SECRET_ACCESS_KEY=aws-secret", "DB_PASSWORD=db-secret",
 	}
 	spawn := Spawn{Root: "/repo", Self: "/bin/contractbench", CDPURL: "http://127.0.0.1:9222", WorkDir: "/scratch/t1", Environ: environ}
 	tests := []struct {
@@ -25,10 +26,11 @@ func TestCommand(t *testing.T) {
 		wantNoEnv []string
 	}{
 		{
-			server:    "builtin",
-			wantArgs:  []string{"/bin/contractbench", "mcp", "--cdp", "http://127.0.0.1:9222"},
-			wantEnv:   []string{"PATH=/usr/bin", "HOME=/home/u", "TMPDIR=/tmp"},
-			wantNoEnv: []string{"ANTHROPIC_API_KEY=sk-secret", "OPENAI_API_KEY=sk-other", "GITHUB_TOKEN=ghp"},
+			server:   "builtin",
+			wantArgs: []string{"/bin/contractbench", "mcp", "--cdp", "http://127.0.0.1:9222"},
+			wantEnv:  []string{"PATH=/usr/bin", "HOME=/home/u", "TMPDIR=/tmp"},
+			wantNoEnv: []string{"ANTHROPIC_API_KEY=sk-secret", "OPENAI_API_KEY=sk-other", "GITHUB_TOKEN=ghp",
+				"AWS_SECRET_ACCESS_KEY=aws-secret", "DB_PASSWORD=db-secret"},
 		},
 		{
 			server:    "playwright",
@@ -149,7 +151,7 @@ func TestInstalled(t *testing.T) {
 		// want are parts of the error; none means installed.
 		want []string
 	}{
-		{"missing", t.TempDir(), []string{"chrome-devtools-mcp is not installed", "node_modules/chrome-devtools-mcp/package.json", "run `make peers`"}},
+		{"missing", t.TempDir(), []string{"chrome-devtools-mcp is not installed", "node_modules/chrome-devtools-mcp/package.json", "run `make peers`", "npm install --prefix "}},
 		{"other version", install("1.10.0"), []string{"chrome-devtools-mcp 1.10.0 is installed, want 1.11.0", "make peers"}},
 		{"pinned version", install("1.11.0"), nil},
 	}

@@ -104,7 +104,7 @@ func (d *decoder) set(n *yaml.Node) *Set {
 func (d *decoder) profile(n *yaml.Node, path string) *Profile {
 	f := d.Fields(n, path,
 		[]string{"name", "command", "snapshot_format", "allow", "page_tools", "actions"},
-		[]string{"package", "env", "unsafe", "excluded"})
+		[]string{"package", "env", "pass_env", "unsafe", "excluded"})
 	p := &Profile{}
 	if v := f["name"]; v != nil {
 		p.name = d.Text(v, path+".name")
@@ -120,6 +120,14 @@ func (d *decoder) profile(n *yaml.Node, path string) *Profile {
 	}
 	if v := f["env"]; v != nil {
 		p.env = d.env(v, path+".env")
+	}
+	if v := f["pass_env"]; v != nil {
+		p.passEnv = d.tools(v, path+".pass_env")
+		for i, name := range p.passEnv {
+			if name != "" && !envNamePattern.MatchString(name) {
+				d.Add(v.Content[i], fmt.Sprintf("%s.pass_env[%d]", path, i), "%q is not an environment variable name", name)
+			}
+		}
 	}
 	if v := f["snapshot_format"]; v != nil {
 		p.format = Format(d.Text(v, path+".snapshot_format"))

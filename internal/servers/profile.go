@@ -1,6 +1,7 @@
 package servers
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -87,6 +88,7 @@ type Profile struct {
 	pkg      *Package
 	command  []string
 	env      map[string]string
+	passEnv  []string
 	format   Format
 	allow    []string
 	unsafe   map[string]string
@@ -173,13 +175,17 @@ type Spawn struct {
 	WorkDir string
 	// Environ is the environment to start from, as os.Environ gives it.
 	Environ []string
+	// Abort, when it ends, kills the server's processes at once instead of
+	// letting them exit gracefully (a second Ctrl-C). Nil never aborts.
+	Abort context.Context
 }
 
 // Command returns the server's process for one task: placeholders
-// replaced, the profile's env added to s.Environ, and every *_API_KEY and
-// *_TOKEN variable left out (no tool server has a use for them, and a
-// peer's process is not ours to trust with them). The caller starts it,
-// usually through Transport.
+// replaced, and an environment of its own: the variables of s.Environ that
+// ChildEnv allows and the profile's pass_env names, plus the profile's env.
+// Nothing else of the caller's environment (API keys, cloud credentials,
+// database passwords) reaches a tool server, whose process is not ours to
+// trust with them. The caller starts it, usually through Transport.
 func (p *Profile) Command(s Spawn) (*exec.Cmd, error) {
 	values := []struct{ ph, val string }{
 		{"{self}", s.Self}, {"{cdp_url}", s.CDPURL}, {"{root}", s.Root}, {"{work_dir}", s.WorkDir},
@@ -205,7 +211,7 @@ func (p *Profile) Command(s Spawn) (*exec.Cmd, error) {
 		argv[i] = v
 	}
 	env := make([]string, 0, len(s.Environ)+len(p.env))
-	for _, kv := range WithoutSecrets(s.Environ) {
+	for _, kv := range ChildEnv(s.Environ, p.passEnv...) {
 		name, _, _ := strings.Cut(kv, "=")
 		if _, override := p.env[name]; override {
 			continue
@@ -231,27 +237,81 @@ func (p *Profile) Command(s Spawn) (*exec.Cmd, error) {
 const terminateGrace = 2 * time.Second
 
 // Transport returns an MCP transport that starts the server's process on
-// Connect and stops it on Close. The server's stderr is discarded: peers
-// print banners there, and what the agent sees goes over MCP.
+// Connect, in a process group of its own, and stops it on Close: stdin
+// closed, terminateGrace to exit, then killed; and then whatever else is
+// left in its group (a shell's children, node's workers) is killed too.
+// When s.Abort ends, the whole group is killed at once. The server's
+// stderr is discarded: peers print banners there, and what the agent sees
+// goes over MCP.
 func (p *Profile) Transport(s Spawn) (mcp.Transport, error) {
 	cmd, err := p.Command(s)
 	if err != nil {
 		return nil, err
 	}
-	return &mcp.CommandTransport{Command: cmd, TerminateDuration: terminateGrace}, nil
+	inGroup(cmd)
+	return &groupTransport{cmd: cmd, abort: s.Abort,
+		inner: &mcp.CommandTransport{Command: cmd, TerminateDuration: terminateGrace}}, nil
 }
 
-// WithoutSecrets returns env without the variables that hold credentials
-// (*_API_KEY, *_TOKEN): a tool server or a browser has no use for them, and
-// what a child process holds, a page or a log can leak.
-func WithoutSecrets(env []string) []string {
-	out := make([]string, 0, len(env))
+// groupTransport is a CommandTransport whose process group goes with it.
+type groupTransport struct {
+	cmd   *exec.Cmd
+	inner *mcp.CommandTransport
+	abort context.Context
+}
+
+func (t *groupTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	conn, err := t.inner.Connect(ctx)
+	if err != nil {
+		killGroup(t.cmd)
+		return nil, err
+	}
+	c := &groupConn{Connection: conn, cmd: t.cmd}
+	if t.abort != nil {
+		c.unwatch = context.AfterFunc(t.abort, func() { killGroup(t.cmd) })
+	}
+	return c, nil
+}
+
+type groupConn struct {
+	mcp.Connection
+	cmd     *exec.Cmd
+	unwatch func() bool
+}
+
+func (c *groupConn) Close() error {
+	err := c.Connection.Close()
+	// The leader has exited or been killed; the rest of its group goes.
+	killGroup(c.cmd)
+	if c.unwatch != nil {
+		c.unwatch()
+	}
+	return err
+}
+
+// childEnvNames are the variables a child process (Chromium, a tool
+// server) is given from the caller's environment: where programs and
+// libraries are, the locale, the display, and Node's own settings. Any
+// other variable stays behind, however harmless its name looks: a
+// deny-list of secret-looking names (*_API_KEY, *_TOKEN) misses
+// AWS_SECRET_ACCESS_KEY, DB_PASSWORD and every name nobody thought of.
+var childEnvNames = []string{
+	"PATH", "HOME", "USER", "LOGNAME", "SHELL", "TMPDIR", "TZ", "TERM",
+	"LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "LC_NUMERIC", "LC_TIME", "LC_COLLATE", "LC_MONETARY",
+	"DISPLAY", "WAYLAND_DISPLAY", "XDG_RUNTIME_DIR", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME",
+	"DBUS_SESSION_BUS_ADDRESS", "FONTCONFIG_PATH", "FONTCONFIG_FILE",
+	"NODE_PATH", "NODE_OPTIONS", "NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "SSL_CERT_DIR",
+}
+
+// ChildEnv returns the variables of env that a child process may have:
+// those of the allow-list above and those named in extra, in env's order.
+func ChildEnv(env []string, extra ...string) []string {
+	out := make([]string, 0, len(childEnvNames))
 	for _, kv := range env {
 		name, _, _ := strings.Cut(kv, "=")
-		if strings.HasSuffix(name, "_API_KEY") || strings.HasSuffix(name, "_TOKEN") {
-			continue
+		if slices.Contains(childEnvNames, name) || slices.Contains(extra, name) {
+			out = append(out, kv)
 		}
-		out = append(out, kv)
 	}
 	return out
 }
@@ -291,5 +351,6 @@ func (p *Profile) Installed(root string) error {
 	if len(missing) == 0 {
 		return nil
 	}
-	return fmt.Errorf("server %s is not ready: %s; run `make peers` to install the pinned peers", p.name, strings.Join(missing, "; "))
+	return fmt.Errorf("server %s is not ready: %s; install %s@%s into %s (the nearest folder above the servers file with a package.json): `npm install --prefix %s --ignore-scripts %s@%s`, or in the contractbench repository run `make peers` and pass --servers <repository>/benchmarks/servers.yaml",
+		p.name, strings.Join(missing, "; "), p.pkg.Name, p.pkg.Version, root, root, p.pkg.Name, p.pkg.Version)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"contractbench/internal/llm"
@@ -62,6 +63,9 @@ func (p *Profile) plan(steps []suite.Step) ([]op, error) {
 	var ops []op
 	for i, s := range steps {
 		if p.format == FormatBuiltin {
+			if p.allow != nil && !slices.Contains(p.allow, s.Tool) {
+				return nil, fmt.Errorf("reference[%d]: server %s offers no tool %q (it offers %s)", i, p.name, s.Tool, strings.Join(p.allow, ", "))
+			}
 			ops = append(ops, op{step: i, from: s.Tool, call: llm.ToolCall{Name: s.Tool, Args: s.Args}})
 			continue
 		}

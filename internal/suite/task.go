@@ -83,6 +83,12 @@ var TargetRoles = []string{"link", "button", "field"}
 // MaxTimeout bounds a task's timeout so a typo cannot stall a run for hours.
 const MaxTimeout = 30 * time.Minute
 
+// MinTimeout is the shortest timeout a task may have. The timeout covers
+// starting the browser, the web layer and the tool server as well as the
+// agent, which together take seconds: a shorter one could only end the
+// task as a harness error before the agent's first step.
+const MinTimeout = 10 * time.Second
+
 var idPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 
 // ParseTask decodes and validates one task spec. file names the source in
@@ -162,8 +168,8 @@ func (d *taskDecoder) timeout(n *yaml.Node) time.Duration {
 	switch {
 	case err != nil:
 		d.Add(n, "timeout", "%q is not a duration (write 90s or 2m)", s)
-	case t <= 0 || t > MaxTimeout:
-		d.Add(n, "timeout", "%s must be above 0 and at most %s", t, MaxTimeout)
+	case t < MinTimeout || t > MaxTimeout:
+		d.Add(n, "timeout", "%s must be at least %s (starting the browser and the tool server alone takes seconds) and at most %s", t, MinTimeout, MaxTimeout)
 	}
 	return t
 }
@@ -249,14 +255,36 @@ func nodeJSON(n *yaml.Node) (json.RawMessage, error) {
 // Canonical returns the task spec as compact JSON with a fixed field order
 // and the contract in its canonical form. Comments, key order and YAML
 // style in the file do not change it; any change of meaning does.
-// Transcripts carry its digest (transcript.TaskDigest), so a transcript
-// recorded against an older version of the spec is detected as drift
-// instead of replayed.
+// Transcripts carry the digest of AgentTask, the part of it the agent
+// sees, not of the whole.
 func (t *Task) Canonical() ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(t); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(b.Bytes(), "\n"), nil
+}
+
+// AgentTask returns, as compact JSON with a fixed field order, what the
+// task asks of the agent: its id, instruction, start URL and the unsafe
+// tools it offers. A transcript carries its digest (transcript.TaskDigest)
+// and is replayed as long as these are unchanged. Everything else of the
+// spec is the judge's or the reader's (postconditions, reference,
+// timeout, budget, tags, rationale): editing it re-grades the recorded run
+// instead of making its transcript stale.
+func (t *Task) AgentTask() ([]byte, error) {
+	v := struct {
+		ID          string   `json:"id"`
+		Instruction string   `json:"instruction"`
+		StartURL    string   `json:"start_url,omitempty"`
+		AllowUnsafe []string `json:"allow_unsafe,omitempty"`
+	}{t.ID, t.Instruction, t.StartURL, t.AllowUnsafe}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
 	return bytes.TrimRight(b.Bytes(), "\n"), nil

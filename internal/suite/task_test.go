@@ -60,7 +60,11 @@ func TestParseTaskProblems(t *testing.T) {
 		{"bad timeout", repl("timeout: 90s", "timeout: soon"),
 			[]string{`:4: timeout: "soon" is not a duration`}},
 		{"timeout too long", repl("timeout: 90s", "timeout: 2h"),
-			[]string{`:4: timeout: 2h0m0s must be above 0 and at most 30m0s`}},
+			[]string{`:4: timeout: 2h0m0s must be at least 10s (starting the browser and the tool server alone takes seconds) and at most 30m0s`}},
+		{"timeout too short to start", repl("timeout: 90s", "timeout: 1ns"),
+			[]string{`:4: timeout: 1ns must be at least 10s`}},
+		{"a second YAML document", func(s string) string { return s + "---\nid: task-98-other\n" },
+			[]string{`:15: a second YAML document begins here; a file holds exactly one`}},
 		{"relative start url", repl("start_url: https://example.com/", "start_url: /index.html"),
 			[]string{`:3: start_url: "/index.html" must be an absolute http(s) URL`}},
 		{"budget raised field unknown", repl("max_usd: 0.1", "max_dollars: 0.1"),
@@ -212,6 +216,50 @@ func TestReferenceTargets(t *testing.T) {
 	} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("problems lack %q:\n%v", want, err)
+		}
+	}
+}
+
+// The transcript digest covers what the task asks of the agent and
+// nothing else: editing the rationale, tags, timeout, budget, contract or
+// reference keeps a recording replayable; editing the instruction, start
+// URL or unsafe tools does not.
+func TestAgentTaskCoversOnlyTheAgentsTask(t *testing.T) {
+	t.Parallel()
+	agentTask := func(src string) string {
+		t.Helper()
+		task, err := ParseTask("task-99-demo.yaml", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := task.AgentTask()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	base := agentTask(goodTask)
+	tests := []struct {
+		name, old, new string
+		changes        bool
+	}{
+		{"rationale", "rationale: A demo.", "rationale: A better demo.", false},
+		{"tags", "tags: [smoke]", "tags: [smoke, nav]", false},
+		{"timeout", "timeout: 90s", "timeout: 120s", false},
+		{"budget", "max_usd: 0.1", "max_usd: 0.2", false},
+		{"contract", `'^https://example\.com/$'`, `'^https://example\.com/'`, false},
+		{"reference", `args: {url: "https://example.com/"}`, `args: {url: "https://example.com/#top"}`, false},
+		{"instruction", "Open example.com.", "Open example.org.", true},
+		{"start url", "start_url: https://example.com/", "start_url: https://example.com/a", true},
+		{"unsafe tools", "rationale: A demo.", "rationale: A demo.\nallow_unsafe: [evaluate]", true},
+	}
+	for _, tc := range tests {
+		if !strings.Contains(goodTask, tc.old) {
+			t.Fatalf("%s: the task lacks %q", tc.name, tc.old)
+		}
+		got := agentTask(strings.Replace(goodTask, tc.old, tc.new, 1))
+		if changed := got != base; changed != tc.changes {
+			t.Errorf("editing the %s: agent task changed %v, want %v", tc.name, changed, tc.changes)
 		}
 	}
 }
