@@ -13,7 +13,7 @@
 // nothing one task does is seen by another, whatever the parallelism or
 // the repeat count. No state lives in the browser: the sites set no
 // cookies and use no web storage, and every page they render is sent with
-// Cache-Control: no-store. See docs/decisions/0004-sandbox-state.md.
+// Cache-Control: no-store. See docs/decisions/0008-sandbox-state.md.
 //
 // # What it serves
 //

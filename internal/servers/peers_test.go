@@ -97,7 +97,7 @@ func TestPeers(t *testing.T) {
 					defer cancel()
 					j, tab := startTask(t, ctx, b.URL(), task.StartURL)
 					sess := startServer(t, ctx, p, b.URL(), "")
-					got := drive(t, ctx, p, sess, p.Reference(task.Reference), task.Instruction)
+					got := drive(t, ctx, p, sess, j, p.Reference(task.Reference), task.Instruction)
 					// The peer must have worked in the task's tab, the one
 					// the judge grades, and opened none of its own.
 					if open := pages(t, ctx, b.URL()); len(open) != 1 || open[0].TargetID != tab {
@@ -264,7 +264,10 @@ func startServer(t *testing.T, ctx context.Context, p *Profile, browserURL, self
 // drive is a minimal agent loop: it asks provider for a turn, makes its
 // calls on the session, and feeds the results back, until the provider
 // answers.
-func drive(t *testing.T, ctx context.Context, p *Profile, sess *mcpclient.Session, provider llm.Provider, instruction string) capture {
+//
+// Each call is marked on the judge j as the runner does, so that network
+// clauses see the requests the calls caused.
+func drive(t *testing.T, ctx context.Context, p *Profile, sess *mcpclient.Session, j *judge.Judge, provider llm.Provider, instruction string) capture {
 	t.Helper()
 	var got capture
 	msgs := []llm.Message{{Role: llm.RoleUser, Text: instruction}}
@@ -282,6 +285,7 @@ func drive(t *testing.T, ctx context.Context, p *Profile, sess *mcpclient.Sessio
 		msgs = append(msgs, llm.Message{Role: llm.RoleAssistant, ToolCalls: resp.ToolCalls})
 		var results []llm.ToolResult
 		for _, c := range resp.ToolCalls {
+			j.MarkToolCall()
 			res := got.add(t, ctx, p, sess, c)
 			results = append(results, llm.ToolResult{CallID: c.ID, Name: c.Name, Content: res.Text, IsError: res.IsError})
 		}
