@@ -11,10 +11,5 @@
 // and the answer is recorded, never used as evidence. It must not import
 // the judge side (contract, judge, phash).
 //
-// Besides the loop, the package holds the players that are not models: a
-// scripted one (Script, for reference solutions) and the null agents, Noop
-// and Random, which do not try to do the task and against which every
-// suite's contracts are checked. Random reads pages and plays actions
-// through a server profile of package servers, so it runs on any server
-// of servers.yaml.
+// The null agents, which do not try to do the task, are package nullagent.
 package agent

@@ -36,6 +36,7 @@ var neverImports = map[string][]string{
 	"internal/browser":             {"*", "-internal/cdpconn"},
 	"internal/report":              {"*", "-internal/contract", "-internal/problem"},
 	"internal/agent":               {"internal/contract", "internal/judge", "internal/phash"},
+	"internal/nullagent":           {"internal/judge", "internal/phash", "internal/runner"},
 	"internal/llm":                 {"internal/contract", "internal/judge", "internal/phash"},
 	"internal/mcpclient":           {"internal/contract", "internal/judge", "internal/phash"},
 	"internal/toolserver":          {"internal/contract", "internal/judge", "internal/phash", "internal/agent", "internal/llm", "internal/runner"},

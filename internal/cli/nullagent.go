@@ -1,10 +1,10 @@
 package cli
 
 import (
+	"contractbench/internal/nullagent"
 	"flag"
 	"fmt"
 
-	"contractbench/internal/agent"
 	"contractbench/internal/llm"
 	"contractbench/internal/report"
 	"contractbench/internal/runner"
@@ -21,10 +21,10 @@ const defaultSeed = 1
 func nullAgent(o runOptions, server *servers.Profile) (runner.ProviderFunc, error) {
 	var p runner.ProviderFunc
 	switch o.agent {
-	case agent.NameNoop:
-		p = func(*suite.Task) (llm.Provider, error) { return agent.Noop{}, nil }
-	case agent.NameRandom:
-		p = func(*suite.Task) (llm.Provider, error) { return agent.NewRandom(server, o.seed), nil }
+	case nullagent.NameNoop:
+		p = func(*suite.Task) (llm.Provider, error) { return nullagent.Noop{}, nil }
+	case nullagent.NameRandom:
+		p = func(*suite.Task) (llm.Provider, error) { return nullagent.NewRandom(server, o.seed), nil }
 	default:
 		return nil, nil
 	}
@@ -38,8 +38,8 @@ func nullAgent(o runOptions, server *servers.Profile) (runner.ProviderFunc, erro
 func checkSeed(fs *flag.FlagSet, agentName string) error {
 	var given bool
 	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "seed" })
-	if given && agentName != agent.NameRandom {
-		return usagef("--seed applies only to --agent %s", agent.NameRandom)
+	if given && agentName != nullagent.NameRandom {
+		return usagef("--seed applies only to --agent %s", nullagent.NameRandom)
 	}
 	return nil
 }
@@ -49,9 +49,9 @@ func checkSeed(fs *flag.FlagSet, agentName string) error {
 // flags that replay it.
 func markNull(set *report.Settings, o runOptions) {
 	switch o.agent {
-	case agent.NameNoop:
-	case agent.NameRandom:
-		set.Agent = fmt.Sprintf("%s --seed %d", agent.NameRandom, o.seed)
+	case nullagent.NameNoop:
+	case nullagent.NameRandom:
+		set.Agent = fmt.Sprintf("%s --seed %d", nullagent.NameRandom, o.seed)
 	default:
 		return
 	}

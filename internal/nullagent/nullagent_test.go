@@ -1,4 +1,4 @@
-package agent_test
+package nullagent_test
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"contractbench/internal/agent"
 	"contractbench/internal/llm"
 	"contractbench/internal/mcpclient"
+	"contractbench/internal/nullagent"
 	"contractbench/internal/servers"
 )
 
@@ -137,7 +138,7 @@ func playRandom(t *testing.T, seed uint64, allow []string) (*agent.Outcome, []si
 	t.Helper()
 	s := &site{}
 	session := newSite(t, builtinTools, s.handle, mcpclient.Options{Allow: allow})
-	out := agent.Run(context.Background(), agent.NewRandom(servers.Builtin(), seed), session, agent.Options{
+	out := agent.Run(context.Background(), nullagent.NewRandom(servers.Builtin(), seed), session, agent.Options{
 		Instruction: "Find the opening hours.",
 		Budget:      newBudget(t, llm.Caps{}),
 	})
@@ -148,7 +149,7 @@ func TestNoop(t *testing.T) {
 	t.Parallel()
 	s := &site{}
 	session := newSite(t, builtinTools, s.handle, mcpclient.Options{})
-	out := agent.Run(context.Background(), agent.Noop{}, session, agent.Options{
+	out := agent.Run(context.Background(), nullagent.Noop{}, session, agent.Options{
 		Instruction: "Find the opening hours.",
 		Budget:      newBudget(t, llm.Caps{}),
 	})
@@ -176,8 +177,8 @@ func TestRandomPlaysThePage(t *testing.T) {
 			if out.Stop != agent.StopAnswer || out.Err != nil {
 				t.Fatalf("Stop = %q, Err = %v; want %q, nil", out.Stop, out.Err, agent.StopAnswer)
 			}
-			if len(out.Calls) != agent.RandomSteps || len(calls) != agent.RandomSteps {
-				t.Fatalf("%d calls (server saw %d), want %d", len(out.Calls), len(calls), agent.RandomSteps)
+			if len(out.Calls) != nullagent.RandomSteps || len(calls) != nullagent.RandomSteps {
+				t.Fatalf("%d calls (server saw %d), want %d", len(out.Calls), len(calls), nullagent.RandomSteps)
 			}
 			if want := fmt.Sprintf("random (seed %d)", seed); !strings.HasPrefix(out.Answer, want) || !strings.Contains(out.Answer, "no model ran") {
 				t.Errorf("answer %q, want one starting %q and saying no model ran", out.Answer, want)
@@ -299,11 +300,11 @@ func TestRandomOnPeers(t *testing.T) {
 				return "done", false
 			}
 			session := newSite(t, p.Allow(), handle, mcpclient.Options{Allow: p.Allow()})
-			out := agent.Run(context.Background(), agent.NewRandom(p, 3), session, agent.Options{
+			out := agent.Run(context.Background(), nullagent.NewRandom(p, 3), session, agent.Options{
 				Instruction: "Find the opening hours.", Budget: newBudget(t, llm.Caps{}),
 			})
-			if out.Stop != agent.StopAnswer || len(out.Calls) != agent.RandomSteps {
-				t.Fatalf("Stop = %q (%v) after %d calls; want an answer after %d", out.Stop, out.Err, len(out.Calls), agent.RandomSteps)
+			if out.Stop != agent.StopAnswer || len(out.Calls) != nullagent.RandomSteps {
+				t.Fatalf("Stop = %q (%v) after %d calls; want an answer after %d", out.Stop, out.Err, len(out.Calls), nullagent.RandomSteps)
 			}
 			acted := 0
 			for _, c := range out.Calls {
@@ -344,10 +345,24 @@ func TestRandomUnreadableSnapshot(t *testing.T) {
 		t.Fatal(err)
 	}
 	session := newSite(t, p.Allow(), func(string, map[string]any) (string, bool) { return "not a snapshot", false }, mcpclient.Options{})
-	out := agent.Run(context.Background(), agent.NewRandom(p, 1), session, agent.Options{
+	out := agent.Run(context.Background(), nullagent.NewRandom(p, 1), session, agent.Options{
 		Instruction: "Find the opening hours.", Budget: newBudget(t, llm.Caps{}),
 	})
 	if out.Stop != agent.StopError || out.Err == nil || !strings.Contains(out.Err.Error(), "random (seed 1)") {
 		t.Fatalf("Stop = %q, Err = %v; want an error naming the random agent", out.Stop, out.Err)
 	}
+}
+
+// newBudget returns a budget with caps, priced by the embedded table.
+func newBudget(t *testing.T, caps llm.Caps) *llm.Budget {
+	t.Helper()
+	prices, err := llm.DefaultPrices()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := llm.NewBudget(caps, prices)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
