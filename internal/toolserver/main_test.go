@@ -99,18 +99,6 @@ func testSite() http.Handler {
 			fmt.Fprintf(w, "<p>Entry %d: the keeper logged ☀ weather and <a href=\"/e/%d\">item %d</a>.</p>\n", i, i, i)
 		}
 	})
-	// slow.html arrives in pieces over more than a second: a page that
-	// keeps loading, as any page does on a busy machine.
-	mux.HandleFunc("/slow.html", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprint(w, "<!doctype html><title>Slow</title><h1>Arriving</h1>")
-		for i := 1; i <= 8; i++ {
-			fmt.Fprintf(w, "<p>Part %d%s</p>\n", i, strings.Repeat(" ", 2048))
-			w.(http.Flusher).Flush()
-			time.Sleep(150 * time.Millisecond)
-		}
-		fmt.Fprint(w, "<p>All parts arrived.</p>")
-	})
 	mux.HandleFunc("/missing.html", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.WriteHeader(http.StatusNotFound)
@@ -129,12 +117,6 @@ type env struct {
 
 func newEnv(t testing.TB) *env {
 	t.Helper()
-	return newEnvWith(t, Options{})
-}
-
-// newEnvWith is newEnv with the server's options (its BrowserURL is set).
-func newEnvWith(t testing.TB, opts Options) *env {
-	t.Helper()
 	ctx := context.Background()
 	bc, err := chromedp.CallBrowser(control, target.CreateBrowserContext, target.CreateBrowserContextParams{})
 	if err != nil {
@@ -149,8 +131,7 @@ func newEnvWith(t testing.TB, opts Options) *env {
 	}
 	cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	opts.BrowserURL = shared.URL()
-	srv, err := newServer(cctx, opts, tab.TargetID)
+	srv, err := newServer(cctx, Options{BrowserURL: shared.URL()}, tab.TargetID)
 	if err != nil {
 		t.Fatalf("newServer: %v", err)
 	}

@@ -69,36 +69,17 @@ func (s *Server) observe(ctx context.Context, t *tab, withText bool) before {
 // action (or the load) on: a page that was quiet before a click says
 // nothing about the fetch the click starts. It reports whether the page
 // was still loading when the bound ran out.
-//
-// The bound is on a stall, not on the clock alone: while the page is
-// still loading and its requests are still answering (a request opened
-// less than longRequest ago, or one that ended within the bound), it gets
-// more time, up to maxSettle. On a busy machine the same page takes longer
-// to load, and the reply must not change with how busy the machine is; a
-// page whose loading has stalled is still reported after the bound.
 func (s *Server) settle(ctx context.Context, t *tab, b before, navigating bool) (loading bool) {
-	start := time.Now()
-	deadline := start.Add(s.opts.Settle)
-	hard := start.Add(maxSettle(s.opts.Settle))
-	expired := func(now time.Time) bool {
-		if now.Before(deadline) {
-			return false
-		}
-		if now.Before(hard) && t.state().loading && t.networkIdle(now) < s.opts.Settle {
-			deadline = now.Add(poll)
-			return false
-		}
-		return true
-	}
+	deadline := time.Now().Add(s.opts.Settle)
 	from := time.Now()
-	for !expired(time.Now()) {
+	for time.Now().Before(deadline) {
 		st := t.state()
 		if navigating || st.navigations != b.state.navigations || st.doc != b.state.doc {
 			// b is settle's own copy: from here on it tracks the loaded
 			// document, so a later navigation (a redirect by script) is
 			// waited for too.
 			navigating = false
-			s.load(ctx, t, b.state, expired)
+			s.load(ctx, t, b.state, deadline)
 			b.state = t.state()
 			from = time.Now()
 			continue
@@ -120,16 +101,13 @@ func (s *Server) settle(ctx context.Context, t *tab, b before, navigating bool) 
 	return t.state().loading
 }
 
-// maxSettle is the most an action waits for a page that keeps loading.
-func maxSettle(settle time.Duration) time.Duration { return 10 * settle }
-
 // load waits until a navigation away from the state was has finished: the
 // main frame stopped loading in a new document, it navigated within the
 // document (a fragment link: nothing to load), or the navigation did not
 // start loading within navStart (the page cancelled it).
-func (s *Server) load(ctx context.Context, t *tab, was state, expired func(time.Time) bool) {
+func (s *Server) load(ctx context.Context, t *tab, was state, deadline time.Time) {
 	requested := time.Now()
-	for !expired(time.Now()) {
+	for time.Now().Before(deadline) {
 		st := t.state()
 		if !st.loading && (st.doc != was.doc || st.withinDoc != was.withinDoc || time.Since(requested) > navStart) {
 			return
