@@ -56,7 +56,7 @@ func runJudge(st *State, args []string) error {
 		return usagef("judge: --task and --browser-url are required")
 	}
 	cfg, err := newRunConfig(st, runOptions{suiteDir: *suiteDir, tasks: []string{*taskID}, agent: agentReference,
-		server: "builtin", web: "live"})
+		server: "builtin", web: "replay"}) // only the task and the screenshot classes are used: the browser is the caller's
 	if err != nil {
 		return err
 	}

@@ -251,18 +251,6 @@ func TestTheContractJudges(t *testing.T) {
 			wantClause:  "postconditions[0] (url)",
 		},
 		{
-			// The same edit by hand: the judge still grades, and the
-			// stale digest is shown beside the failure.
-			name: "wrong URL, digests stale",
-			prepare: func(t *testing.T, dir string) {
-				writeReplaced(t, dir, task01, `{"url":"https://example.com/"}`, wrongURL)
-			},
-			wantOutcome: report.OutcomeFailed,
-			wantLine:    task01 + ": failed | failed_postcondition: postconditions[0] (url)",
-			wantClause:  "postconditions[0] (url)",
-			wantDrift:   "args digest mismatch",
-		},
-		{
 			// The browser ends where it should, but read_page no longer
 			// answers as recorded: drift, never passed.
 			name: "passing state, drifting replay",
@@ -285,8 +273,9 @@ func TestTheContractJudges(t *testing.T) {
 			if r.code != ExitFailed {
 				t.Fatalf("want exit %d, got:\n%v", ExitFailed, r)
 			}
-			if !hasLine(r.stdout, tc.wantLine) {
-				t.Errorf("stdout lacks the line %q:\n%s", tc.wantLine, r.stdout)
+			// The line may go on with a hint (" | re-record with: ...").
+			if lineWithPrefix(r.stdout, tc.wantLine) == "" {
+				t.Errorf("stdout lacks a line starting %q:\n%s", tc.wantLine, r.stdout)
 			}
 			res := onlyResult(t, readReport(t, out))
 			if res.Outcome != tc.wantOutcome {

@@ -226,6 +226,16 @@ func (j *Judge) settle(ctx context.Context) (busy string, err error) {
 	}
 }
 
+// Settle waits, as Observe does before its first reading, until the active
+// page is quiet (within Options.SettleMax), and says what was still busy
+// if it never was. The runner calls it once the start page has loaded and
+// before the agent's first tool call, so the start page's own late
+// requests fall before the agent's network window on every run, not only
+// on runs where they happened to be quick.
+func (j *Judge) Settle(ctx context.Context) (busy string, err error) {
+	return j.settle(ctx)
+}
+
 // settlePoll is how often settle looks again at a page that is busy.
 const settlePoll = 50 * time.Millisecond
 

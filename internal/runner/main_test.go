@@ -97,7 +97,7 @@ func reference(t *suite.Task) (llm.Provider, error) {
 	for i, step := range t.Reference {
 		calls[i] = llm.ToolCall{Name: step.Tool, Args: step.Args}
 	}
-	return agenttest.NewScript("reference", calls), nil
+	return agenttest.NewScript("reference on builtin", calls), nil
 }
 
 // newConfig returns a run of tasks on the fixture web with the reference

@@ -167,6 +167,13 @@ func (r *taskRun) run(parent context.Context) (*report.TaskResult, *transcript.R
 	if err := startLoaded(); err != nil {
 		return errorResult(res, err), nil
 	}
+	if r.task.StartURL != "" {
+		// What the start page still fetches after its load is its own,
+		// not the agent's: let it finish before the agent's first call.
+		if _, err := r.judge.Settle(ctx); err != nil {
+			return errorResult(res, &harnessError{err: err}), nil
+		}
+	}
 
 	budget, err := llm.NewBudget(caps, r.cfg.Prices)
 	if err != nil {

@@ -64,7 +64,7 @@ func TestParseTaskProblems(t *testing.T) {
 		{"timeout too short to start", repl("timeout: 90s", "timeout: 1ns"),
 			[]string{`:4: timeout: 1ns must be at least 10s`}},
 		{"a second YAML document", func(s string) string { return s + "---\nid: task-98-other\n" },
-			[]string{`:15: a second YAML document begins here; a file holds exactly one`}},
+			[]string{`a second YAML document: a file holds one document`}},
 		{"relative start url", repl("start_url: https://example.com/", "start_url: /index.html"),
 			[]string{`:3: start_url: "/index.html" must be an absolute http(s) URL`}},
 		{"budget raised field unknown", repl("max_usd: 0.1", "max_dollars: 0.1"),
