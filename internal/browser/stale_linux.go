@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"contractbench/internal/lockfile"
 	"errors"
 	"fmt"
 	"os"
@@ -23,13 +24,14 @@ const (
 // the returned file is closed. The file is close-on-exec, so Chromium does
 // not inherit it and the lock lives exactly as long as this process needs
 // the directory.
+//
+// The lock file is locked under another name and only then renamed into
+// place, so a sweep by another process never sees it unlocked: a sweep
+// between its creation and its lock would take the directory for a dead
+// run's and remove it under the new one.
 func lockLaunchDir(dir string) (*os.File, error) {
-	f, err := os.OpenFile(filepath.Join(dir, lockName), os.O_CREATE|os.O_RDWR, 0o600)
+	f, err := lockfile.Create(filepath.Join(dir, lockName))
 	if err != nil {
-		return nil, fmt.Errorf("locking browser directory: %w", err)
-	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		f.Close()
 		return nil, fmt.Errorf("locking browser directory %s: %w", dir, err)
 	}
 	return f, nil

@@ -1,6 +1,7 @@
 package servers
 
 import (
+	"contractbench/internal/lockfile"
 	"errors"
 	"fmt"
 	"os"
@@ -41,12 +42,9 @@ func NewWorkDir() (dir string, remove func(), err error) {
 	if err != nil {
 		return "", nil, err
 	}
-	lock, err := os.OpenFile(filepath.Join(dir, workDirLock), os.O_CREATE|os.O_RDWR, 0o600)
-	if err == nil {
-		if err = syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-			lock.Close()
-		}
-	}
+	// Locked before it has its name: a sweep by another run must never
+	// find this folder's lock file unlocked (lockfile.Create).
+	lock, err := lockfile.Create(filepath.Join(dir, workDirLock))
 	if err != nil {
 		return "", nil, errors.Join(fmt.Errorf("locking %s: %w", dir, err), os.RemoveAll(dir))
 	}
