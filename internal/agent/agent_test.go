@@ -32,7 +32,7 @@ func TestRunConversation(t *testing.T) {
 	}}
 	out := agent.Run(context.Background(), model, e.session, agent.Options{
 		Instruction: "Read the heading.",
-		Budget:      newBudget(t, llm.Caps{}),
+		Budget:      agenttest.NewBudget(t, llm.Caps{}),
 		BeforeCall:  e.beforeCall,
 		AfterCall:   e.afterCall,
 	})
@@ -151,7 +151,7 @@ func TestRunOffersOnlyTheAllowList(t *testing.T) {
 		answer("done"),
 	}}
 	out := agent.Run(context.Background(), model, e.session, agent.Options{
-		Instruction: "Fail.", Budget: newBudget(t, llm.Caps{}), BeforeCall: e.beforeCall,
+		Instruction: "Fail.", Budget: agenttest.NewBudget(t, llm.Caps{}), BeforeCall: e.beforeCall,
 	})
 	if out.Stop != agent.StopAnswer {
 		t.Fatalf("Stop = %q (%v), want %q: a refused call is a result the model reads", out.Stop, out.Err, agent.StopAnswer)
@@ -189,7 +189,7 @@ func TestRunSystemPrompt(t *testing.T) {
 			e := newEnv(t, mcpclient.Options{})
 			model := &fakeModel{turns: []turn{answer("ok")}}
 			agent.Run(context.Background(), model, e.session, agent.Options{
-				Instruction: "Hi.", System: tt.system, Budget: newBudget(t, llm.Caps{}),
+				Instruction: "Hi.", System: tt.system, Budget: agenttest.NewBudget(t, llm.Caps{}),
 			})
 			if got := model.requests()[0].System; got != tt.want {
 				t.Errorf("System = %q, want %q", got, tt.want)
@@ -384,7 +384,7 @@ func TestRunStops(t *testing.T) {
 				cancel()
 			}
 			out := agent.Run(ctx, provider, e.session, agent.Options{
-				Instruction: "Keep going.", Budget: newBudget(t, tt.caps), BeforeCall: e.beforeCall,
+				Instruction: "Keep going.", Budget: agenttest.NewBudget(t, tt.caps), BeforeCall: e.beforeCall,
 			})
 			if out.Stop != tt.wantStop {
 				t.Fatalf("Stop = %q (Err %v), want %q", out.Stop, out.Err, tt.wantStop)
@@ -432,7 +432,7 @@ func TestRunSendsTheTurnCap(t *testing.T) {
 	e := newEnv(t, mcpclient.Options{})
 	model := &fakeModel{turns: []turn{answer("short")}}
 	agent.Run(context.Background(), model, e.session, agent.Options{
-		Instruction: "Be brief.", Budget: newBudget(t, llm.Caps{MaxTokensPerTurn: 256}),
+		Instruction: "Be brief.", Budget: agenttest.NewBudget(t, llm.Caps{MaxTokensPerTurn: 256}),
 	})
 	if got := model.requests()[0].MaxTokens; got != 256 {
 		t.Errorf("MaxTokens = %d, want the task's lowered cap 256", got)
@@ -459,7 +459,7 @@ func TestRunRecordsAndReplays(t *testing.T) {
 		{Name: "fail", Args: json.RawMessage(`{"reason": "boom"}`)},
 	})
 	out := agent.Run(context.Background(), script, e.session, agent.Options{
-		Instruction: "Echo, then fail.", Budget: newBudget(t, llm.Caps{}), Recorder: rec,
+		Instruction: "Echo, then fail.", Budget: agenttest.NewBudget(t, llm.Caps{}), Recorder: rec,
 	})
 	if out.Stop != agent.StopAnswer {
 		t.Fatalf("recording run: Stop = %q (%v), want %q", out.Stop, out.Err, agent.StopAnswer)
@@ -512,7 +512,7 @@ func TestRunRecordsAndReplays(t *testing.T) {
 			tr.Calls = slices.Clone(got.Calls)
 			tt.edit(&tr)
 			replay := agent.Run(context.Background(), llm.NewReplay(&tr, digest), e.session, agent.Options{
-				Instruction: "Echo, then fail.", Budget: newBudget(t, llm.Caps{}),
+				Instruction: "Echo, then fail.", Budget: agenttest.NewBudget(t, llm.Caps{}),
 			})
 			if replay.Stop != tt.wantStop {
 				t.Fatalf("replay: Stop = %q (%v), want %q", replay.Stop, replay.Err, tt.wantStop)

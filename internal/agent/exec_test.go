@@ -2,6 +2,7 @@ package agent_test
 
 import (
 	"context"
+	"contractbench/internal/agent/agenttest"
 	"errors"
 	"fmt"
 	"os"
@@ -99,7 +100,7 @@ func execOpts(t *testing.T, plan string, budget *llm.Budget, env ...string) agen
 func TestRunExecForwardsRecordsAndRefuses(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, mcpclient.Options{Allow: []string{"echo"}})
-	opts := execOpts(t, "echo:hi,fail:no,echo:again", newBudget(t, llm.Caps{}),
+	opts := execOpts(t, "echo:hi,fail:no,echo:again", agenttest.NewBudget(t, llm.Caps{}),
 		`CONTRACTBENCH_TEST_USAGE={"model":"m","input_tokens":10,"output_tokens":2,"usd":0.01}`)
 	opts.BeforeCall = e.beforeCall
 	out := agent.RunExec(context.Background(), e.session, opts)
@@ -181,7 +182,7 @@ func TestRunExecStops(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			e := newEnv(t, mcpclient.Options{})
-			opts := execOpts(t, tc.plan, newBudget(t, tc.caps), tc.env...)
+			opts := execOpts(t, tc.plan, agenttest.NewBudget(t, tc.caps), tc.env...)
 			if tc.shell != "" {
 				opts.Command = tc.shell
 			}
@@ -200,7 +201,7 @@ func TestRunExecKillsTheGroupAtTheDeadline(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, mcpclient.Options{})
 	pidFile := filepath.Join(t.TempDir(), "pid")
-	opts := execOpts(t, "none", newBudget(t, llm.Caps{}))
+	opts := execOpts(t, "none", agenttest.NewBudget(t, llm.Caps{}))
 	// The background sleep ignores SIGTERM, so only the group's SIGKILL
 	// ends it.
 	opts.Command = fmt.Sprintf(`(trap '' TERM; exec sleep 600) & echo $! > %s; wait`, pidFile)
@@ -256,7 +257,7 @@ func alive(pid int) bool {
 func TestRunExecGivesCDPOnlyWhenAsked(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, mcpclient.Options{})
-	opts := execOpts(t, "none", newBudget(t, llm.Caps{}), agent.EnvCDPURL+"=http://inherited.invalid")
+	opts := execOpts(t, "none", agenttest.NewBudget(t, llm.Caps{}), agent.EnvCDPURL+"=http://inherited.invalid")
 	out := agent.RunExec(context.Background(), e.session, opts)
 	if !strings.Contains(out.Answer, `cdp ""`) {
 		t.Errorf("answer %q: an inherited %s must not reach the agent", out.Answer, agent.EnvCDPURL)

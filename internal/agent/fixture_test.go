@@ -166,20 +166,6 @@ func withUsage(tr turn, u llm.Usage) turn {
 	return tr
 }
 
-// newBudget returns a budget with caps, priced by the embedded table.
-func newBudget(t *testing.T, caps llm.Caps) *llm.Budget {
-	t.Helper()
-	prices, err := llm.DefaultPrices()
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := llm.NewBudget(caps, prices)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
 // textBytes is the wire size of a result holding one text part.
 func textBytes(t *testing.T, text string) int {
 	t.Helper()

@@ -21,7 +21,7 @@ func TestScriptDrivesTheLoop(t *testing.T) {
 		{Name: "echo", Args: json.RawMessage(`{"text":"third"}`)},
 	})
 	out := agent.Run(context.Background(), s, e.session, agent.Options{
-		Instruction: "Play the script.", Budget: newBudget(t, llm.Caps{}), BeforeCall: e.beforeCall,
+		Instruction: "Play the script.", Budget: agenttest.NewBudget(t, llm.Caps{}), BeforeCall: e.beforeCall,
 	})
 	if out.Stop != agent.StopAnswer || out.Answer != "reference: all 3 steps done" {
 		t.Fatalf("Stop %q, Answer %q (Err %v); want the script's answer after its calls", out.Stop, out.Answer, out.Err)

@@ -19,7 +19,7 @@ const module = "contractbench"
 // through another package: the agent must not be able to reach the judge.
 var (
 	judgeSide = []string{"internal/contract", "internal/phash", "internal/judge"}
-	agentSide = []string{"internal/agent", "internal/llm", "internal/toolserver", "internal/mcpclient", "internal/runner"}
+	agentSide = []string{"internal/agent", "internal/nullagent", "internal/llm", "internal/toolserver", "internal/mcpclient", "internal/servers", "internal/runner", "internal/cli"}
 )
 
 // neverImports is the import table of the package docs: each package on

@@ -187,21 +187,13 @@ func regrade(res *report.TaskResult, v contract.Verdict) {
 	}
 	switch {
 	case res.Drift != "" && v.Passed:
-		res.Outcome, res.Reason = report.OutcomeReplayDrift, joinReason(res.Drift, missed)
+		res.Outcome, res.Reason = report.OutcomeReplayDrift, report.JoinReasons(res.Drift, missed)
 	case res.Drift != "":
-		res.Outcome, res.Reason = report.OutcomeFailed, joinReason("contract failed; replay also drifted: "+res.Drift, missed)
+		res.Outcome, res.Reason = report.OutcomeFailed, report.JoinReasons("contract failed; replay also drifted: "+res.Drift, missed)
 	case v.Passed:
 		res.Outcome, res.Reason = report.OutcomePassed, ""
 	default:
-		// As the runner says it (runner.decide).
-		var why string
-		switch {
-		case v.Unstable != "":
-			why = v.Unstable
-		case v.Undecided:
-			why = "the judge's observation could not decide " + v.FailedClause() + ", which never passes"
-		}
-		res.Outcome, res.Reason = report.OutcomeFailed, joinReason(why, missed)
+		res.Outcome, res.Reason = report.OutcomeFailed, report.JoinReasons(v.Why(), missed)
 	}
 	if res.Trust != "" {
 		report.Unrestricted(res)
@@ -212,14 +204,4 @@ func regrade(res *report.TaskResult, v contract.Verdict) {
 // which no contract undoes.
 func toolTainted(res *report.TaskResult) bool {
 	return strings.Contains(res.Reason, "a tainted result never counts as passed")
-}
-
-func joinReason(a, b string) string {
-	switch {
-	case a == "":
-		return b
-	case b == "":
-		return a
-	}
-	return a + "; " + b
 }

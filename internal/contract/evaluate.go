@@ -56,6 +56,21 @@ func (v Verdict) FailedClause() string {
 	}
 }
 
+// Why says why a failed verdict failed when its evidence alone does not:
+// its outcome changed while the page settled, or the Observation could
+// not decide a clause. "" otherwise.
+func (v Verdict) Why() string {
+	switch {
+	case v.Passed:
+		return ""
+	case v.Unstable != "":
+		return v.Unstable
+	case v.Undecided:
+		return "the judge's observation could not decide " + v.FailedClause() + ", which never passes"
+	}
+	return ""
+}
+
 // Evidence is what one leaf expected and what the Observation held. Passed
 // is the leaf's own result, before any enclosing not inverts it.
 type Evidence struct {

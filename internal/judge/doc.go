@@ -112,5 +112,5 @@
 // internal/phash, internal/cdpconn and the CDP library. It must not import
 // the agent, the LLM adapters, the MCP client, the tool server or the
 // runner: nothing the agent controls may reach the judge
-// (TestJudgeSideImports).
+// (internal/architecture, TestJudgeNeverReachesTheAgentSide).
 package judge

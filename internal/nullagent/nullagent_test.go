@@ -2,6 +2,7 @@ package nullagent_test
 
 import (
 	"context"
+	"contractbench/internal/agent/agenttest"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -140,7 +141,7 @@ func playRandom(t *testing.T, seed uint64, allow []string) (*agent.Outcome, []si
 	session := newSite(t, builtinTools, s.handle, mcpclient.Options{Allow: allow})
 	out := agent.Run(context.Background(), nullagent.NewRandom(servers.Builtin(), seed), session, agent.Options{
 		Instruction: "Find the opening hours.",
-		Budget:      newBudget(t, llm.Caps{}),
+		Budget:      agenttest.NewBudget(t, llm.Caps{}),
 	})
 	return out, s.calls()
 }
@@ -151,7 +152,7 @@ func TestNoop(t *testing.T) {
 	session := newSite(t, builtinTools, s.handle, mcpclient.Options{})
 	out := agent.Run(context.Background(), nullagent.Noop{}, session, agent.Options{
 		Instruction: "Find the opening hours.",
-		Budget:      newBudget(t, llm.Caps{}),
+		Budget:      agenttest.NewBudget(t, llm.Caps{}),
 	})
 	if out.Stop != agent.StopAnswer || out.Err != nil {
 		t.Fatalf("Stop = %q, Err = %v; want %q, nil", out.Stop, out.Err, agent.StopAnswer)
@@ -301,7 +302,7 @@ func TestRandomOnPeers(t *testing.T) {
 			}
 			session := newSite(t, p.Allow(), handle, mcpclient.Options{Allow: p.Allow()})
 			out := agent.Run(context.Background(), nullagent.NewRandom(p, 3), session, agent.Options{
-				Instruction: "Find the opening hours.", Budget: newBudget(t, llm.Caps{}),
+				Instruction: "Find the opening hours.", Budget: agenttest.NewBudget(t, llm.Caps{}),
 			})
 			if out.Stop != agent.StopAnswer || len(out.Calls) != nullagent.RandomSteps {
 				t.Fatalf("Stop = %q (%v) after %d calls; want an answer after %d", out.Stop, out.Err, len(out.Calls), nullagent.RandomSteps)
@@ -346,23 +347,9 @@ func TestRandomUnreadableSnapshot(t *testing.T) {
 	}
 	session := newSite(t, p.Allow(), func(string, map[string]any) (string, bool) { return "not a snapshot", false }, mcpclient.Options{})
 	out := agent.Run(context.Background(), nullagent.NewRandom(p, 1), session, agent.Options{
-		Instruction: "Find the opening hours.", Budget: newBudget(t, llm.Caps{}),
+		Instruction: "Find the opening hours.", Budget: agenttest.NewBudget(t, llm.Caps{}),
 	})
 	if out.Stop != agent.StopError || out.Err == nil || !strings.Contains(out.Err.Error(), "random (seed 1)") {
 		t.Fatalf("Stop = %q, Err = %v; want an error naming the random agent", out.Stop, out.Err)
 	}
-}
-
-// newBudget returns a budget with caps, priced by the embedded table.
-func newBudget(t *testing.T, caps llm.Caps) *llm.Budget {
-	t.Helper()
-	prices, err := llm.DefaultPrices()
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := llm.NewBudget(caps, prices)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }

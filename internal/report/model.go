@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -339,19 +340,14 @@ func Unrestricted(res *TaskResult) {
 	res.Trust = TrustUnrestricted
 	if res.Outcome == OutcomePassed {
 		res.Outcome = OutcomeTainted
-		res.Reason = joinNonEmpty(res.Reason, "the contract held, but the agent held raw CDP access to the browser, "+
+		res.Reason = JoinReasons(res.Reason, "the contract held, but the agent held raw CDP access to the browser, "+
 			"so it could have written the evidence itself: an unrestricted result never counts as passed")
 	}
 }
 
-func joinNonEmpty(a, b string) string {
-	switch {
-	case a == "":
-		return b
-	case b == "":
-		return a
-	}
-	return a + "; " + b
+// JoinReasons joins the non-empty parts of a result's reason with "; ".
+func JoinReasons(parts ...string) string {
+	return strings.Join(slices.DeleteFunc(slices.Clone(parts), func(s string) bool { return s == "" }), "; ")
 }
 
 // TamperSignals lists what in obs suggests the page was changed by

@@ -70,6 +70,6 @@ func (r *taskRun) trust(res *report.TaskResult) {
 	}
 	report.Unrestricted(res)
 	for _, sig := range report.TamperSignals(res.Observation) {
-		res.Reason = joinReasons(res.Reason, "tamper signal: "+sig)
+		res.Reason = report.JoinReasons(res.Reason, "tamper signal: "+sig)
 	}
 }

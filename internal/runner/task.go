@@ -316,7 +316,7 @@ func (r *taskRun) taint(res *report.TaskResult, out *agent.Outcome) {
 		if !unsafe || c.Refused {
 			continue
 		}
-		res.Reason = joinReasons(res.Reason,
+		res.Reason = report.JoinReasons(res.Reason,
 			fmt.Sprintf("call %d used %s, which %s: a tainted result never counts as passed", c.Seq, c.Tool, why))
 		res.Outcome = report.OutcomeTainted
 		return
@@ -438,7 +438,7 @@ func decide(res *report.TaskResult, out *agent.Outcome, v contract.Verdict, miss
 	if len(misses) > 0 {
 		missed = "replay misses: " + strings.Join(misses, ", ")
 	}
-	reason := func(s string) string { return joinReasons(s, missed) }
+	reason := func(s string) string { return report.JoinReasons(s, missed) }
 	switch out.Stop {
 	case agent.StopError:
 		res.Outcome, res.Reason = report.OutcomeError, reason(out.Err.Error())
@@ -476,14 +476,7 @@ func decide(res *report.TaskResult, out *agent.Outcome, v contract.Verdict, miss
 		res.Outcome = report.OutcomePassed
 		return
 	}
-	var why string
-	switch {
-	case v.Unstable != "":
-		why = v.Unstable
-	case v.Undecided:
-		why = "the judge's observation could not decide " + v.FailedClause() + ", which never passes"
-	}
-	res.Outcome, res.Reason = report.OutcomeFailed, reason(why)
+	res.Outcome, res.Reason = report.OutcomeFailed, reason(v.Why())
 }
 
 func fillAgent(res *report.TaskResult, out *agent.Outcome) {
@@ -503,11 +496,6 @@ func fillAgent(res *report.TaskResult, out *agent.Outcome) {
 		}
 		res.Calls = append(res.Calls, call)
 	}
-}
-
-// joinReasons joins the non-empty parts of a result's reason with "; ".
-func joinReasons(parts ...string) string {
-	return strings.Join(slices.DeleteFunc(parts, func(s string) bool { return s == "" }), "; ")
 }
 
 func errorResult(res *report.TaskResult, err error) *report.TaskResult {

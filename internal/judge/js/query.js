@@ -124,25 +124,22 @@ function (queries, maxTexts, maxChars, minTextPx) {
       const p = flatParent(el);
       r = s.visibility === 'visible' && (!p || p.nodeType !== 1 || isRenderedAncestor(p));
     } else {
-      r = typeof el.checkVisibility === 'function'
-        ? el.checkVisibility({ opacityProperty: true, visibilityProperty: true })
-        : el.getClientRects().length > 0 && s.visibility === 'visible' && s.opacity !== '0';
+      r = el.checkVisibility({ visibilityProperty: true });
     }
+    // Opacity is alpha's: checkVisibility would only catch exactly 0.
     r = r && alpha(el) >= minAlpha;
     rendered.set(el, r);
     return r;
   };
   // An ancestor of a display:contents element only needs to be rendered
-  // as a box holder: visibility does not matter, it is inherited.
+  // as a box holder: visibility is inherited and opacity is alpha's.
   const isRenderedAncestor = (el) => {
     const s = style(el);
     if (s.display === 'contents') {
       const p = flatParent(el);
       return !p || p.nodeType !== 1 || isRenderedAncestor(p);
     }
-    return typeof el.checkVisibility === 'function'
-      ? el.checkVisibility({ opacityProperty: true })
-      : el.getClientRects().length > 0;
+    return el.checkVisibility();
   };
 
   const INF = { l: -Infinity, t: -Infinity, r: Infinity, b: Infinity };
