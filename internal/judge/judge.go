@@ -317,6 +317,12 @@ func (j *Judge) handle(session target.SessionID, msg *cdproto.Message) {
 			}
 			j.rec.requestWillBeSent(now, id, ev)
 		}
+	case cdproto.EventPageFrameStoppedLoading:
+		if ev, ok := cdpconn.Decode[page.EventFrameStoppedLoading](msg); ok {
+			if p := j.sessions[session]; p != nil && p.session == session && string(ev.FrameID) == string(p.id) {
+				j.rec.documentLoaded(now, p.id)
+			}
+		}
 	case cdproto.EventNetworkLoadingFinished:
 		if ev, ok := cdpconn.Decode[network.EventLoadingFinished](msg); ok {
 			j.rec.finished(now, ev.RequestID)

@@ -127,6 +127,18 @@ func (r *recorder) busy(page target.ID) (pending []string, last time.Time) {
 	return pending, r.lastActivity
 }
 
+// documentLoaded ends the in-flight document requests of page, whose main
+// frame stopped loading: a navigation that was replaced or cancelled does
+// not always report its end, and would keep the page busy for ever.
+func (r *recorder) documentLoaded(now time.Time, page target.ID) {
+	for id, req := range r.inflight {
+		if req.page == page && req.entry.ResourceType == string(network.ResourceTypeDocument) {
+			delete(r.inflight, id)
+			r.lastActivity = now
+		}
+	}
+}
+
 func (r *recorder) finished(now time.Time, id network.RequestID) {
 	if _, ok := r.inflight[id]; ok {
 		delete(r.inflight, id)

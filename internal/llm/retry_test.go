@@ -221,7 +221,9 @@ func TestRetryTransportFailures(t *testing.T) {
 				defer fake.Close()
 				clock := newFakeClock()
 				transport := &flakyTransport{err: tt.err}
-				p := newProvider(t, provider, fake.URL, clock.policy(0), &http.Client{Transport: transport}, 50*time.Millisecond)
+				// The timeout only has to end the hanging first attempt; a
+				// short one would also end a served attempt on a busy machine.
+				p := newProvider(t, provider, fake.URL, clock.policy(0), &http.Client{Transport: transport}, time.Second)
 				resp, err := p.Next(context.Background(), hello)
 				if tt.wantRetry {
 					if err != nil {

@@ -9,7 +9,8 @@ import (
 
 // Normalize zeroes everything in r that depends on the clock: the start
 // time, every duration, the start time of every observed network request,
-// how long the judge waited for the page to settle and when it read it,
+// how long the judge waited for the page to settle, whether it was quiet
+// within the bound, and when it read it,
 // and the thumbnails taken after tool calls. Two runs of the same tree in
 // replay mode must then encode to the same JSON bytes; any difference left
 // is a reproducibility bug. Medians of
@@ -31,7 +32,9 @@ func Normalize(r *report.Run) {
 				obs.Network[j].StartMS = 0
 			}
 			if obs.Settling != nil {
-				obs.Settling.WaitedMS = 0
+				// Whether the page was quiet within the bound, and what
+				// was busy, depend on how fast it loaded.
+				obs.Settling.WaitedMS, obs.Settling.Quiet, obs.Settling.Busy = 0, true, ""
 				if obs.Settling.First != nil {
 					obs.Settling.First.AtMS = 0
 				}
