@@ -76,7 +76,8 @@
 //
 // Observe waits for the active page to settle (its document loaded, none of
 // its requests in flight, no request anywhere and no DOM change for
-// Options.Quiet; at most Options.SettleMax), reads it, runs the page's clock
+// Options.Quiet; at most Options.SettleMax, or Options.LoadMax while the
+// document is still loading), reads it, runs the page's clock
 // Options.Advance ahead with Emulation.setVirtualTimePolicy (the page's
 // timers fire at once; the clock waits for requests in flight), waits for
 // quiet again, and reads the final state. contract.Evaluate grades both

@@ -33,6 +33,11 @@ const (
 	// DefaultSettleMax bounds each wait for a page to settle, in real
 	// time.
 	DefaultSettleMax = 3 * time.Second
+	// DefaultLoadMax bounds, in real time, each wait for a page's
+	// document to finish loading. It is longer than DefaultSettleMax: a
+	// page takes longer to load on a busy machine, and a verdict must not
+	// depend on how busy the machine was.
+	DefaultLoadMax = 10 * time.Second
 	// DefaultAdvance is how far the judge runs a page's clock ahead before
 	// its final reading: a state the page replaces within this much of its
 	// own time is transient.
@@ -50,9 +55,10 @@ type Options struct {
 	// Clock gives the time for the task start, tool-call marks and
 	// network timings. Nil means time.Now.
 	Clock func() time.Time
-	// Quiet, SettleMax and Advance tune settling (see Observe); zero means
-	// the default. A negative Advance never runs the page's clock ahead.
-	Quiet, SettleMax, Advance time.Duration
+	// Quiet, SettleMax, LoadMax and Advance tune settling (see Observe);
+	// zero means the default. A negative Advance never runs the page's
+	// clock ahead.
+	Quiet, SettleMax, LoadMax, Advance time.Duration
 }
 
 func (o Options) withDefaults() Options {
@@ -70,6 +76,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.SettleMax <= 0 {
 		o.SettleMax = DefaultSettleMax
+	}
+	if o.LoadMax <= 0 {
+		o.LoadMax = DefaultLoadMax
 	}
 	if o.Advance == 0 {
 		o.Advance = DefaultAdvance

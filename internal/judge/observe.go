@@ -177,18 +177,36 @@ func (j *Judge) capture(ctx context.Context, want Want, shot bool) (contract.Obs
 		return contract.Observation{}, err
 	}
 	obs := contract.Observation{URL: active.state.URL, Title: active.state.Title, Active: active.why}
-	if obs.Elements, err = j.query(ctx, active, want.Queries); err != nil {
-		return contract.Observation{}, err
-	}
+	// The screenshot is taken while the queries run: the browser paints
+	// and encodes it in other threads than the page's script.
 	// A page behind others renders nothing, and capturing it would wait
 	// for a frame that never comes; such an observation has no screenshot.
+	var screenshot <-chan error
 	if shot && active.state.Visibility == "visible" {
-		shot, err := cdpconn.Send(ctx, j.conn, active.page.session, page.CaptureScreenshot, page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng})
-		if err != nil {
-			return contract.Observation{}, fmt.Errorf("screenshot of %s: %w", obs.URL, err)
-		}
-		obs.Screenshot.PNG = shot.Data
+		done := make(chan error, 1)
+		screenshot = done
+		go func() {
+			shot, err := cdpconn.Send(ctx, j.conn, active.page.session, page.CaptureScreenshot, page.CaptureScreenshotParams{
+				Format: page.CaptureScreenshotFormatPng,
+				// Faster compression, the same pixels.
+				OptimizeForSpeed: new(true),
+			})
+			if err != nil {
+				done <- fmt.Errorf("screenshot of %s: %w", obs.URL, err)
+				return
+			}
+			obs.Screenshot.PNG = shot.Data
+			done <- nil
+		}()
 	}
+	elements, err := j.query(ctx, active, want.Queries)
+	if screenshot != nil {
+		err = errors.Join(err, <-screenshot)
+	}
+	if err != nil {
+		return contract.Observation{}, err
+	}
+	obs.Elements = elements
 	j.mu.Lock()
 	obs.Network = j.rec.network(func(id target.ID) bool {
 		p := j.pages[id]
@@ -202,9 +220,10 @@ func (j *Judge) capture(ctx context.Context, want Want, shot bool) (contract.Obs
 // settle waits until the active page is quiet: its document loaded, none
 // of its requests in flight and no request anywhere started or ended for
 // Options.Quiet, its DOM unchanged for Options.Quiet. It gives up after
-// Options.SettleMax and then says what was still busy.
+// Options.SettleMax, or Options.LoadMax while the document is still
+// loading, and then says what was still busy.
 func (j *Judge) settle(ctx context.Context) (busy string, err error) {
-	deadline := time.Now().Add(j.opts.SettleMax)
+	start := time.Now()
 	for {
 		v, err := j.activePage(ctx)
 		if err != nil {
@@ -214,9 +233,13 @@ func (j *Judge) settle(ctx context.Context) (busy string, err error) {
 		if busy == "" {
 			return "", nil
 		}
-		left := time.Until(deadline)
+		bound := j.opts.SettleMax
+		if v.state.Ready != "complete" {
+			bound = max(bound, j.opts.LoadMax)
+		}
+		left := bound - time.Since(start)
 		if left <= 0 {
-			return fmt.Sprintf("%s: %s after %s", v.state.URL, busy, j.opts.SettleMax), nil
+			return fmt.Sprintf("%s: %s after %s", v.state.URL, busy, bound), nil
 		}
 		select {
 		case <-time.After(min(wait, left, settlePoll)):

@@ -390,3 +390,41 @@ customElements.define('product-card', class extends HTMLElement {
 		}
 	})
 }
+
+// TestStillLoadingPageIsWaitedFor: a page still loading when the agent
+// stops is read once it has loaded, however long past the quiet bound
+// that takes (within LoadMax). A busy machine loads pages slower, and the
+// verdict must not depend on how busy the machine was.
+func TestStillLoadingPageIsWaitedFor(t *testing.T) {
+	srv := site(t, map[string]any{
+		"/start":     `<p>start</p><script>addEventListener('load', () => setTimeout(() => { location.href = '/slow-page' }, 0))</script>`,
+		"/slow-page": `<p id="m">Loading</p><img src="/slow-image" alt=""><script>addEventListener('load', () => { document.getElementById('m').textContent = 'Loaded' })</script>`,
+		"/slow-image": http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			select {
+			case <-time.After(2 * time.Second):
+			case <-r.Context().Done():
+				return
+			}
+			w.Header().Set("Content-Type", "image/svg+xml")
+			fmt.Fprint(w, `<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>`)
+		}),
+	})
+	pc, err := contract.Parse([]byte(textContract("#m", "Loaded")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := attach(t, Options{SettleMax: 300 * time.Millisecond, LoadMax: time.Minute})
+	tab := openTab(t)
+	j.MarkToolCall()
+	navigate(t, tab, srv.URL+"/start")
+	waitRecorded(t, j, "the slow page's document", documentLoaded(srv.URL+"/slow-page"))
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	v, obs, err := j.Grade(ctx, pc, nil)
+	if err != nil {
+		t.Fatalf("Grade: %v", err)
+	}
+	if g := (graded{v, obs}); !v.Passed {
+		t.Errorf("a page read before it finished loading:\n%s", g.explain())
+	}
+}

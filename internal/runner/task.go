@@ -163,16 +163,9 @@ func (r *taskRun) run(parent context.Context) (*report.TaskResult, *transcript.R
 		return errorResult(res, &harnessError{"tool server", err}), nil
 	}
 	r.onClose(func() { session.Close() })
-	// The agent starts on the loaded start page, as a user would.
+	// The agent starts on the loaded, settled start page, as a user would.
 	if err := startLoaded(); err != nil {
 		return errorResult(res, err), nil
-	}
-	if r.task.StartURL != "" {
-		// What the start page still fetches after its load is its own,
-		// not the agent's: let it finish before the agent's first call.
-		if _, err := r.judge.Settle(ctx); err != nil {
-			return errorResult(res, &harnessError{err: err}), nil
-		}
 	}
 
 	budget, err := llm.NewBudget(caps, r.cfg.Prices)
@@ -270,19 +263,26 @@ func (r *taskRun) setUp(ctx context.Context) error {
 
 // openStartPage opens the task's start URL, if it has one, in the
 // background: the tool server can start meanwhile. The returned function
-// waits for the page to have loaded.
+// waits for the page to have loaded and then settled: what the start page
+// still fetches after its load is its own, not the agent's, so it ends
+// before the agent's first call.
 func (r *taskRun) openStartPage(ctx context.Context) (wait func() error) {
 	if r.task.StartURL == "" {
 		return func() error { return nil }
 	}
 	done := make(chan error, 1)
-	go func() { done <- openStart(ctx, r.browser.URL(), r.task.StartURL) }()
-	wait = sync.OnceValue(func() error {
-		if err := <-done; err != nil {
-			return &harnessError{"start page", err}
+	go func() {
+		if err := openStart(ctx, r.browser.URL(), r.task.StartURL); err != nil {
+			done <- &harnessError{"start page", err}
+			return
 		}
-		return nil
-	})
+		if _, err := r.judge.Settle(ctx); err != nil {
+			done <- &harnessError{err: err}
+			return
+		}
+		done <- nil
+	}()
+	wait = sync.OnceValue(func() error { return <-done })
 	// A task that ends early still waits for it before the browser closes.
 	r.onClose(func() { wait() })
 	return wait

@@ -29,9 +29,10 @@
 //
 // Clicks are real input events at the element's visible centre, after
 // scrolling it into view and checking that nothing covers it. Typing sends
-// key events. After an action the server waits, bounded by
-// Options.Settle, for a navigation it caused to load and then for the
-// network and the DOM to go quiet. Dialogs are answered at once (alerts
+// key events. After an action the server waits for a navigation it
+// caused to load (bounded by Options.Load: a page that does load is
+// reported loaded however busy the machine is) and then for the network
+// and the DOM to go quiet (bounded by Options.Settle). Dialogs are answered at once (alerts
 // and leaving the page accepted, confirm and prompt dismissed) and
 // reported. No tool evaluates JavaScript from the agent: the scripts in
 // js/ are embedded and take only data as arguments.

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -99,6 +100,26 @@ func testSite() http.Handler {
 			fmt.Fprintf(w, "<p>Entry %d: the keeper logged ☀ weather and <a href=\"/e/%d\">item %d</a>.</p>\n", i, i, i)
 		}
 	})
+	// /slow.gif?ms=N answers after N milliseconds; without ms, never
+	// (until the page goes away).
+	mux.HandleFunc("/slow.gif", func(w http.ResponseWriter, r *http.Request) {
+		ms, err := strconv.Atoi(r.URL.Query().Get("ms"))
+		if err != nil {
+			<-r.Context().Done()
+			return
+		}
+		select {
+		case <-time.After(time.Duration(ms) * time.Millisecond):
+		case <-r.Context().Done():
+			return
+		}
+		w.Header().Set("Content-Type", "image/gif")
+		_, _ = w.Write(gif1x1)
+	})
+	mux.HandleFunc("/slowload.html", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, "<!doctype html><title>Slow</title><h1>Slow to load</h1><img src=\"/slow.gif?%s\" alt=\"\">", r.URL.RawQuery)
+	})
 	mux.HandleFunc("/missing.html", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.WriteHeader(http.StatusNotFound)
@@ -106,6 +127,9 @@ func testSite() http.Handler {
 	})
 	return mux
 }
+
+// gif1x1 is a transparent one-pixel GIF.
+var gif1x1 = []byte("GIF89a\x01\x00\x01\x00\x80\x00\x00\x00\x00\x00\x00\x00\x00!\xf9\x04\x01\x00\x00\x00\x00,\x00\x00\x00\x00\x01\x00\x01\x00\x00\x02\x02D\x01\x00;")
 
 // env is one test's tool server, driven by an MCP client over in-memory
 // transports, in a fresh browser context of the shared browser.

@@ -19,6 +19,7 @@ import (
 // Defaults for the zero values of Options.
 const (
 	DefaultSettle   = 3 * time.Second
+	DefaultLoad     = 20 * time.Second
 	DefaultMaxBytes = 12000
 )
 
@@ -31,6 +32,13 @@ type Options struct {
 	// navigation's load, then network idle or a quiet DOM) before it
 	// reports. Zero means DefaultSettle.
 	Settle time.Duration
+	// Load bounds how long an action waits for a navigation it caused to
+	// finish loading; Settle then bounds the wait for quiet after it. A
+	// page loads in the time it takes, and on a busy machine that is
+	// longer: a bound on the load apart from Settle keeps the reply about
+	// a page that does load the same however busy the machine is. Zero
+	// means DefaultLoad.
+	Load time.Duration
 	// MaxBytes is read_page's default budget for one reply's page text.
 	// Zero means DefaultMaxBytes.
 	MaxBytes int
@@ -75,6 +83,9 @@ func newServer(ctx context.Context, opts Options, first target.ID) (*Server, err
 	}
 	if opts.Settle <= 0 {
 		opts.Settle = DefaultSettle
+	}
+	if opts.Load <= 0 {
+		opts.Load = DefaultLoad
 	}
 	if opts.MaxBytes <= 0 {
 		opts.MaxBytes = DefaultMaxBytes

@@ -63,12 +63,13 @@ func (s *Server) observe(ctx context.Context, t *tab, withText bool) before {
 	return b
 }
 
-// settle waits, bounded by Options.Settle, for the effects of an action:
-// for a navigation it started (navigating says one surely did) to load,
-// then for the network and the DOM to go quiet. Quiet is counted from the
-// action (or the load) on: a page that was quiet before a click says
-// nothing about the fetch the click starts. It reports whether the page
-// was still loading when the bound ran out.
+// settle waits for the effects of an action: for a navigation it started
+// (navigating says one surely did) to load, within Options.Load, then for
+// the network and the DOM to go quiet, within Options.Settle of the action
+// and at least quietOne after a load. Quiet is counted from the action (or
+// the load) on: a page that was quiet before a click says nothing about
+// the fetch the click starts. It reports whether the page was still
+// loading when the bound ran out.
 func (s *Server) settle(ctx context.Context, t *tab, b before, navigating bool) (loading bool) {
 	deadline := time.Now().Add(s.opts.Settle)
 	from := time.Now()
@@ -79,9 +80,12 @@ func (s *Server) settle(ctx context.Context, t *tab, b before, navigating bool) 
 			// document, so a later navigation (a redirect by script) is
 			// waited for too.
 			navigating = false
-			s.load(ctx, t, b.state, deadline)
+			if !s.load(ctx, t, b.state, time.Now().Add(s.opts.Load)) {
+				return t.state().loading
+			}
 			b.state = t.state()
 			from = time.Now()
+			deadline = later(deadline, from.Add(quietOne))
 			continue
 		}
 		now := time.Now()
@@ -104,18 +108,27 @@ func (s *Server) settle(ctx context.Context, t *tab, b before, navigating bool) 
 // load waits until a navigation away from the state was has finished: the
 // main frame stopped loading in a new document, it navigated within the
 // document (a fragment link: nothing to load), or the navigation did not
-// start loading within navStart (the page cancelled it).
-func (s *Server) load(ctx context.Context, t *tab, was state, deadline time.Time) {
+// start loading within navStart (the page cancelled it). It reports
+// whether it finished before the deadline (and ctx).
+func (s *Server) load(ctx context.Context, t *tab, was state, deadline time.Time) bool {
 	requested := time.Now()
 	for time.Now().Before(deadline) {
 		st := t.state()
 		if !st.loading && (st.doc != was.doc || st.withinDoc != was.withinDoc || time.Since(requested) > navStart) {
-			return
+			return true
 		}
 		if sleep(ctx, 10*time.Millisecond) != nil {
-			return
+			return false
 		}
 	}
+	return false
+}
+
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }
 
 func sleep(ctx context.Context, d time.Duration) error {
@@ -151,11 +164,11 @@ func (s *Server) changes(ctx context.Context, t *tab, b before, loading, quietIf
 			msg += fmt.Sprintf(" (HTTP %d)", after.status)
 		}
 		if loading {
-			msg += fmt.Sprintf(" (still loading after %s)", s.opts.Settle)
+			msg += fmt.Sprintf(" (still loading after %s)", s.opts.Load)
 		}
 		out = append(out, msg)
 	case loading:
-		out = append(out, fmt.Sprintf("the page is still loading after %s", s.opts.Settle))
+		out = append(out, fmt.Sprintf("the page is still loading after %s", s.opts.Load))
 	}
 	opened := false
 	for _, id := range s.tabs.idList() {
