@@ -161,18 +161,6 @@ func envOf(c corev1.Container, name string) (string, bool) {
 	return "", false
 }
 
-// container returns the pod's container of that name.
-func container(t *testing.T, file string, spec corev1.PodSpec, name string) corev1.Container {
-	t.Helper()
-	for _, c := range spec.Containers {
-		if c.Name == name {
-			return c
-		}
-	}
-	t.Fatalf("%s: no container %q", file, name)
-	return corev1.Container{}
-}
-
 // checkPod checks what every pod of the deployment needs: a restart policy
 // a Job accepts, resource requests, and the results volume from the claim,
 // mounted where RESULTS says.
