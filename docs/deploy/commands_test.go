@@ -238,6 +238,9 @@ func TestJobCommandsRunHere(t *testing.T) {
 		t.Fatalf("%s: %v", mergeFile, o)
 	}
 	_, merged := onlyReport(t, filepath.Join(results, "merged"))
+	if merged.Provenance != resumed.Provenance || merged.GitSHA != resumed.GitSHA {
+		t.Errorf("merged report: git sha %q, provenance %+v; the shards' are %q, %+v", merged.GitSHA, merged.Provenance, resumed.GitSHA, resumed.Provenance)
+	}
 	if merged.Incomplete || merged.Settings.Shard != nil || len(merged.Results) != attempts {
 		t.Errorf("merged report: %d results, incomplete=%v, shard %v; want %d, complete, no shard", len(merged.Results), merged.Incomplete, merged.Settings.Shard, attempts)
 	}
