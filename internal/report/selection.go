@@ -146,7 +146,8 @@ func Merge(runs []*Run) (*Run, error) {
 		return nil, errors.New("merge: no reports")
 	}
 	first := runs[0]
-	out := &Run{SchemaVersion: SchemaVersion, GitSHA: first.GitSHA, Started: first.Started, Settings: first.Settings}
+	// SameQuestion below makes every part's Provenance the first's.
+	out := &Run{SchemaVersion: SchemaVersion, GitSHA: first.GitSHA, Started: first.Started, Settings: first.Settings, Provenance: first.Provenance}
 	out.Settings.Shard = nil
 	var end time.Time
 	seen := map[Attempt]int{}

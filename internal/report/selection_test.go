@@ -58,7 +58,8 @@ func TestShardsPartitionTheSelection(t *testing.T) {
 // outcomes.
 func wholeRun() *Run {
 	r := &Run{SchemaVersion: SchemaVersion, GitSHA: "abc123", Started: time.Date(2026, 11, 1, 10, 0, 0, 0, time.UTC), DurationMS: 60000,
-		Settings: Settings{Suite: "s", Agent: "replay", Server: "builtin", Web: "replay", Repeat: 3, Parallel: 2, Tasks: []string{"t1", "t2", "t3", "t4"}}}
+		Settings:   Settings{Suite: "s", Agent: "replay", Server: "builtin", Web: "replay", Repeat: 3, Parallel: 2, Tasks: []string{"t1", "t2", "t3", "t4"}},
+		Provenance: Provenance{Contractbench: "v0.0.0-20261101100000-abc123abc123"}}
 	outcomes := []Outcome{OutcomePassed, OutcomeFailed, OutcomePassed, OutcomeTimeout}
 	for _, a := range Attempts(r.Settings) {
 		o := outcomes[(len(r.Results)*7)%len(outcomes)]
@@ -107,6 +108,9 @@ func TestMergeOfShardsIsTheWholeRun(t *testing.T) {
 		}
 		if got, want := Summarize(merged), Summarize(whole); !reflect.DeepEqual(got, want) {
 			t.Errorf("N=%d: summary %+v, want %+v", n, got, want)
+		}
+		if merged.Provenance != whole.Provenance {
+			t.Errorf("N=%d: merged provenance %+v, want the parts' %+v", n, merged.Provenance, whole.Provenance)
 		}
 		if merged.Incomplete || merged.Settings.Shard != nil {
 			t.Errorf("N=%d: merged run incomplete=%v shard=%v, want complete and whole", n, merged.Incomplete, merged.Settings.Shard)
