@@ -253,6 +253,17 @@
       if (name) c.name = name;
       el = src;
       const tag = el.localName;
+      // A name from aria-label or aria-labelledby can say other words than
+      // the control shows as text (a button reading "menu" named "Toggle
+      // Navigation"); the words a person reads are kept too. Pictures
+      // (alt texts, SVG titles) do not count: the name stands for them.
+      if (name && (el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby')) &&
+          tag !== 'input' && tag !== 'select' && tag !== 'textarea' && role !== 'textbox') {
+        const shown = collapse(el.innerText || '').trim();
+        const words = (s) => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) || [];
+        const named = new Set(words(name));
+        if (words(shown).some((w) => !named.has(w))) c.tx = shown;
+      }
       const states = [];
       if (tag === 'input' || tag === 'textarea') {
         const type = (el.getAttribute('type') || '').toLowerCase();
