@@ -220,7 +220,20 @@ func readWhole(t *testing.T, ctx context.Context, p *Profile, sess *mcpclient.Se
 	return "", 0
 }
 
-var wordRE = regexp.MustCompile(`[\p{L}\p{N}]+`)
+var (
+	wordRE = regexp.MustCompile(`[\p{L}\p{N}]+`)
+	// formatRE matches the invisible format characters (soft hyphens,
+	// zero-width spaces and joiners): a person reads "regis\u00adtriertem"
+	// as one word, and one server's reply keeps the soft hyphen while the
+	// other's drops it.
+	formatRE = regexp.MustCompile(`\p{Cf}`)
+)
+
+// wordsOf returns the words of s, its runs of letters and digits once the
+// invisible format characters are taken out.
+func wordsOf(s string) []string {
+	return wordRE.FindAllString(formatRE.ReplaceAllString(s, ""), -1)
+}
 
 // openTab attaches to the tab the servers drive, for reading what it
 // shows; the attachment ends with ctx.
@@ -293,11 +306,11 @@ func seenText(t *testing.T, page context.Context) seen {
 	if err != nil {
 		t.Fatalf("reading what the page shows: %v", err)
 	}
-	words := wordRE.FindAllString(got.Inner, -1)
+	words := wordsOf(got.Inner)
 	slices.Sort(words)
 	s := seen{words: slices.Compact(words), pieces: map[string]bool{}}
 	for _, n := range got.Nodes {
-		for _, w := range wordRE.FindAllString(strings.ToLower(n), -1) {
+		for _, w := range wordsOf(strings.ToLower(n)) {
 			s.pieces[w] = true
 		}
 	}
@@ -340,7 +353,7 @@ func keptShare(words []string, pieces map[string]bool, text string) (float64, []
 		return 1, nil
 	}
 	tokens := map[string]bool{}
-	for _, w := range wordRE.FindAllString(strings.ToLower(text), -1) {
+	for _, w := range wordsOf(strings.ToLower(text)) {
 		tokens[w] = true
 	}
 	var missed []string
@@ -407,6 +420,8 @@ func TestKeptShare(t *testing.T) {
 			"- link \"Choices\" [ref=e1]\n- link \"Privacy\" [ref=e2]\n- link \"Terms\" [ref=e3]", nil},
 		{"a link inside a run of text with no spaces", []string{"管理ソフトKeePassの起動"}, pieces("管理ソフト", "keepass", "の起動"),
 			"管理ソフト[KeePass](e13)の起動", nil},
+		{"a soft hyphen is not a break", []string{"registriertem"}, pieces("registriertem"),
+			"aus regis\u00adtriertem Smartphone", nil},
 		{"a piece missing", []string{"ChoicesPrivacyTerms"}, pieces("choices", "privacy", "terms"),
 			"[Choices](e1) [Terms](e3)", []string{"ChoicesPrivacyTerms"}},
 		{"a word a text node holds whole is not cut into others", []string{"nowhere"}, pieces("nowhere", "no", "where"),
