@@ -16,7 +16,7 @@ import (
 // the diff: it is the agent's view of the page.
 func TestReadPageGolden(t *testing.T) {
 	t.Parallel()
-	for _, page := range []string{"article", "form", "actions", "booked", "empty", "frames", "mathicons"} {
+	for _, page := range []string{"article", "form", "actions", "booked", "empty", "frames", "mathicons", "aria"} {
 		t.Run(page, func(t *testing.T) {
 			t.Parallel()
 			e := newEnv(t)

@@ -77,12 +77,13 @@
     collapse,
 
     // hidden reports whether el (with computed style st) and therefore its
-    // whole subtree is not rendered for a reader.
+    // whole subtree is not rendered. aria-hidden does not count: it hides
+    // from screen readers what a person still sees (an icon link's text, a
+    // modal the page's styles never hid), and the agent reads as a person.
     hidden(el, st) {
       if (st.display === 'none') return true;
       if (st.visibility === 'hidden' || st.visibility === 'collapse') return true;
       if (st.contentVisibility === 'hidden') return true;
-      if (el.getAttribute('aria-hidden') === 'true') return true;
       if (st.display === 'contents') return false;
       const r = el.getBoundingClientRect();
       if (r.width === 0 && r.height === 0) {
@@ -98,9 +99,6 @@
     // checks the ancestors.
     visible(el) {
       if (!el.isConnected) return false;
-      for (let e = el; e; e = e.parentElement) {
-        if (e.getAttribute('aria-hidden') === 'true') return false;
-      }
       if (!el.checkVisibility({ visibilityProperty: true, contentVisibilityAuto: false })) return false;
       const r = el.getBoundingClientRect();
       return r.width > 0 || r.height > 0;
@@ -149,7 +147,8 @@
     },
 
     // text returns the visible text of el's subtree, white space collapsed,
-    // with image alt texts, as a screen reader would read it inline.
+    // with image alt texts, as a screen reader would read it inline (but,
+    // as hidden, with what aria-hidden hides from one).
     text(el) {
       const parts = [];
       const walk = (n) => {
@@ -161,7 +160,7 @@
         const tag = n.localName;
         if (tag === 'script' || tag === 'style' || tag === 'noscript' || tag === 'template') return;
         const st = getComputedStyle(n);
-        if (st.display === 'none' || st.visibility === 'hidden' || n.getAttribute('aria-hidden') === 'true') return;
+        if (st.display === 'none' || st.visibility === 'hidden') return;
         if (tag === 'img' || (tag === 'input' && n.type === 'image')) {
           parts.push(' ', n.getAttribute('alt') || '', ' ');
           return;
@@ -254,6 +253,17 @@
       if (name) c.name = name;
       el = src;
       const tag = el.localName;
+      // A name from aria-label or aria-labelledby can say other words than
+      // the control shows as text (a button reading "menu" named "Toggle
+      // Navigation"); the words a person reads are kept too. Pictures
+      // (alt texts, SVG titles) do not count: the name stands for them.
+      if (name && (el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby')) &&
+          tag !== 'input' && tag !== 'select' && tag !== 'textarea' && role !== 'textbox') {
+        const shown = collapse(el.innerText || '').trim();
+        const words = (s) => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) || [];
+        const named = new Set(words(name));
+        if (words(shown).some((w) => !named.has(w))) c.tx = shown;
+      }
       const states = [];
       if (tag === 'input' || tag === 'textarea') {
         const type = (el.getAttribute('type') || '').toLowerCase();

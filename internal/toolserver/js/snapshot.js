@@ -9,8 +9,9 @@
 // "p", "h1".."h6", "li" and "pre", or {k: "tr", c: [spans per cell]} for a
 // row of a data table. Spans are strings (text, white space already
 // collapsed except in "pre") or numbers (an index into controls). Hidden
-// elements (display:none, visibility:hidden, aria-hidden, zero-size boxes)
-// and script, style and similar are skipped. A MathML formula is one span
+// elements (display:none, visibility:hidden, zero-size boxes; not
+// aria-hidden, which hides only from screen readers) and script, style and
+// similar are skipped. A MathML formula is one span
 // of text in a compact linear notation (see math below). Every control
 // rendered gets a ref from the registry, so refs follow document order on
 // first sight.

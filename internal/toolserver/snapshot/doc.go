@@ -11,6 +11,7 @@
 //	[Name](e12)                     a link; e12 is its ref
 //	[Name](e13 button disabled)     any other control: ref, role, state
 //	[Email](e14 textbox type=email value="a@b" placeholder="you@x")
+//	[Close menu](e15 button shows="☰ menu")  a name (aria-label) that leaves out words the control shows
 //	![alt]                          an image's alternative text
 //	x=(−b±√(b^2−4ac))/2a            a MathML formula, in a linear notation
 //

@@ -49,10 +49,10 @@ func ParseQuery(q string) (Query, error) {
 // Find returns up to limit matches of q, each a line of the page (cut to a
 // window around the match when long) in which links also show their
 // targets; total counts all matches. Text queries match case-insensitively
-// against visible text and control names, values and placeholders; role
-// queries match controls (or headings) of that role whose name contains the
-// text. Hits that fall in the window of the previous hit on the same line
-// are counted but not shown again.
+// against visible text and control names, values, placeholders and shown
+// texts; role queries match controls (or headings) of that role whose name
+// contains the text. Hits that fall in the window of the previous hit on
+// the same line are counted but not shown again.
 func (p *Page) Find(q Query, limit int) (matches []string, total int) {
 	for _, l := range p.render(findStyle) {
 		shown := span{-1, -1}

@@ -86,6 +86,9 @@ type Control struct {
 	Type        string `json:"type,omitempty"`
 	Value       string `json:"v,omitempty"`
 	Placeholder string `json:"ph,omitempty"`
+	// Shown is the control's own text when its name, given by aria-label
+	// or aria-labelledby, leaves out some of the words it shows.
+	Shown string `json:"tx,omitempty"`
 	// States are words such as "checked", "disabled", "expanded".
 	States []string `json:"st,omitempty"`
 	// Options are the labels of a select's options, in order.

@@ -132,7 +132,7 @@ func (w *lineWriter) spans(spans []Span, multiline bool) {
 		w.text.WriteString(c.format(w.style))
 		w.controls = append(w.controls, placed{start: start, end: w.text.Len(), control: s.Control})
 		w.plain.WriteString(c.Name)
-		for _, extra := range []string{c.Value, c.Placeholder} {
+		for _, extra := range []string{c.Value, c.Placeholder, c.Shown} {
 			if extra != "" {
 				w.plain.WriteByte(' ')
 				w.plain.WriteString(extra)
@@ -222,6 +222,10 @@ func (c *Control) format(st style) string {
 	if c.Placeholder != "" {
 		b.WriteString(" placeholder=")
 		b.WriteString(strconv.Quote(clip(c.Placeholder, valueRunes)))
+	}
+	if c.Shown != "" {
+		b.WriteString(" shows=")
+		b.WriteString(strconv.Quote(clip(c.Shown, st.nameRunes)))
 	}
 	for _, s := range c.States {
 		b.WriteByte(' ')

@@ -93,6 +93,7 @@ func TestControlFormat(t *testing.T) {
 		{"long name", Control{Ref: 5, Role: "button", Name: strings.Repeat("x", 100)}, "[" + strings.Repeat("x", 79) + "…](e5 button)"},
 		{"many options", Control{Ref: 6, Role: "select", Name: "S", Options: many}, `[S](e6 select options="` + strings.Join(many[:25], "|") + `|…+5")`},
 		{"unnamed", Control{Ref: 7, Role: "button"}, "[](e7 button)"},
+		{"shown text", Control{Ref: 8, Role: "button", Name: "Toggle Navigation", Shown: "menu", States: []string{"collapsed"}}, `[Toggle Navigation](e8 button shows="menu" collapsed)`},
 	} {
 		if got := c.ctl.Short(); got != c.want {
 			t.Errorf("%s: Short() = %s, want %s", c.name, got, c.want)
@@ -127,6 +128,21 @@ func TestFind(t *testing.T) {
 		if !slices.Equal(got, c.want) || total != c.total {
 			t.Errorf("Find(%q) = %q (%d total), want %q (%d total)", c.query, got, total, c.want, c.total)
 		}
+	}
+}
+
+// TestFindShownText: find matches the words a control shows when its name
+// leaves them out.
+func TestFindShownText(t *testing.T) {
+	t.Parallel()
+	p, err := Decode([]byte(`{"lines": [{"k": "p", "t": [0]}],
+		"controls": [{"r": 1, "role": "button", "name": "Toggle Navigation", "tx": "menu"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, total := p.Find(Query{Text: "MENU"}, 10)
+	if want := []string{`[Toggle Navigation](e1 button shows="menu")`}; !slices.Equal(got, want) || total != 1 {
+		t.Errorf("Find(MENU) = %q (%d total), want %q (1 total)", got, total, want)
 	}
 }
 
