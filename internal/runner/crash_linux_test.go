@@ -33,11 +33,11 @@ func TestBrowserCrashEndsTheTaskAsError(t *testing.T) {
 	// for is the running task's.
 	var mu sync.Mutex
 	var current string
-	cfg.Server = func(ctx context.Context, browserURL, workDir string) (mcp.Transport, error) {
+	cfg.Server = func(ctx context.Context, browserURL, browserContext, workDir string) (mcp.Transport, error) {
 		mu.Lock()
 		current = browserURL
 		mu.Unlock()
-		return inProcessServer(ctx, browserURL, workDir)
+		return inProcessServer(ctx, browserURL, browserContext, workDir)
 	}
 	killErr := fmt.Errorf("the crash task made no call")
 	cfg.Progress = func(e runner.Event) {

@@ -331,9 +331,9 @@ func TestRunStopsWhenCancelled(t *testing.T) {
 func TestRunRefusesParallelTasksOnOneBrowser(t *testing.T) {
 	t.Parallel()
 	cfg := newConfig(t, task(t, exampleTask))
-	cfg.BrowserURL, cfg.Parallel = "http://127.0.0.1:9222", 2
+	cfg.BrowserURLs, cfg.Parallel = []string{"http://127.0.0.1:9222"}, 2
 	run, err := runner.Run(context.Background(), cfg)
-	if err == nil || run != nil || !strings.Contains(err.Error(), "http://127.0.0.1:9222") {
-		t.Errorf("Run with -j 2 on one browser = %v, %v; want an error naming the browser", run, err)
+	if err == nil || run != nil || !strings.Contains(err.Error(), "1 browser endpoints for 2 workers") {
+		t.Errorf("Run with -j 2 on one browser = %v, %v; want an error saying each worker needs a browser", run, err)
 	}
 }
