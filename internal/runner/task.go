@@ -260,8 +260,11 @@ func (r *taskRun) setUp(ctx context.Context) error {
 	}
 	var srv *webreplay.Server
 	if handler != nil {
-		var err error
-		if srv, err = webreplay.NewServer(handler, webreplay.ServerOptions{Hosts: hosts}); err != nil {
+		authority, err := r.worker.serverAuthority()
+		if err != nil {
+			return &harnessError{"web replay", err}
+		}
+		if srv, err = webreplay.NewServer(handler, webreplay.ServerOptions{Hosts: hosts, Authority: authority}); err != nil {
 			return &harnessError{"web replay", err}
 		}
 		r.onClose(func() { srv.Close() })

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -12,6 +13,7 @@ import (
 
 	"contractbench/internal/browser"
 	"contractbench/internal/cdpconn"
+	"contractbench/internal/webreplay"
 )
 
 // Isolate says how the tasks a worker runs one after another are kept
@@ -45,6 +47,9 @@ type worker struct {
 
 	b    *browser.Browser
 	conn *cdpconn.Conn
+	// authority mints the certificates of the worker's replay or
+	// recording servers; a launched browser is started pinned to it.
+	authority *webreplay.Authority
 }
 
 // newWorker returns worker number i of the run.
@@ -54,6 +59,23 @@ func newWorker(cfg *Config, i int) *worker {
 		w.endpoint = cfg.BrowserURLs[i%len(cfg.BrowserURLs)]
 	}
 	return w
+}
+
+// serverAuthority returns the authority for the worker's replay servers
+// under IsolateContext (made on first use), nil under IsolateProcess,
+// where each server pins its own in the browser launched for it.
+func (w *worker) serverAuthority() (*webreplay.Authority, error) {
+	if w.cfg.isolate() != IsolateContext {
+		return nil, nil
+	}
+	if w.authority == nil {
+		a, err := webreplay.NewAuthority()
+		if err != nil {
+			return nil, err
+		}
+		w.authority = a
+	}
+	return w.authority, nil
 }
 
 // browser returns the worker's running browser and its connection to it,
@@ -74,7 +96,17 @@ func (w *worker) browser(ctx context.Context) (*browser.Browser, *cdpconn.Conn, 
 	if w.endpoint != "" {
 		b, err = browser.Attach(ctx, w.endpoint)
 	} else {
-		b, err = browser.Launch(ctx, w.cfg.Browser)
+		opts := w.cfg.Browser
+		if w.authority != nil {
+			opts.Flags = append(slices.Clone(opts.Flags), w.authority.ChromiumFlag())
+		}
+		if w.cfg.Web == WebReplay {
+			// Only a task's context has a route to the web (its
+			// proxy); anything outside one, such as the first window's
+			// tab, resolves no name but loopback's, so nothing leaks.
+			opts.Flags = append(opts.Flags, "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1")
+		}
+		b, err = browser.Launch(ctx, opts)
 	}
 	if err != nil {
 		return nil, nil, err
@@ -84,13 +116,12 @@ func (w *worker) browser(ctx context.Context) (*browser.Browser, *cdpconn.Conn, 
 		return nil, nil, errors.Join(err, b.Close())
 	}
 	conn.Listen()
-	if w.cfg.Web != WebLive {
-		// The replay and recording servers answer with certificates of
-		// their own authority, which a browser was not started to
-		// trust (ChromiumFlags pins it at launch; per context it cannot
-		// be). The browser accepts every certificate while this
-		// connection holds the setting; only the server is reachable
-		// through a task's context anyway.
+	if w.endpoint != "" && w.cfg.Web != WebLive {
+		// A browser started elsewhere was not pinned to the replay
+		// authority, and a context cannot be. It accepts every
+		// certificate while this connection holds the setting, every
+		// context of it alike; a task's context reaches nothing but its
+		// replay server, whose proxy refuses every other host.
 		if err := conn.Call(ctx, "", security.SetIgnoreCertificateErrors.Method, security.SetIgnoreCertificateErrorsParams{Ignore: true}, nil); err != nil {
 			return nil, nil, errors.Join(fmt.Errorf("accepting the replay web's certificates: %w", err), conn.Close(), b.Close())
 		}

@@ -31,6 +31,31 @@ type ServerOptions struct {
 	ErrorLog *log.Logger
 	// Now is the clock used for certificate validity; nil means time.Now.
 	Now func() time.Time
+	// Authority, when set, is the certificate authority the server mints
+	// its certificates with, shared with other servers so that one SPKI
+	// pin (Authority.ChromiumFlag) covers them all; nil makes a fresh one
+	// for the server alone.
+	Authority *Authority
+}
+
+// Authority is a certificate authority that several servers can share: a
+// browser launched with its ChromiumFlag accepts the certificates of every
+// server made with it, and no other. It lives in memory only.
+type Authority struct{ ca *authority }
+
+// NewAuthority makes a fresh authority.
+func NewAuthority() (*Authority, error) {
+	ca, err := newAuthority(time.Now)
+	if err != nil {
+		return nil, fmt.Errorf("replay authority: %w", err)
+	}
+	return &Authority{ca}, nil
+}
+
+// ChromiumFlag returns --ignore-certificate-errors-spki-list with the
+// authority's one leaf key.
+func (a *Authority) ChromiumFlag() string {
+	return "--ignore-certificate-errors-spki-list=" + a.ca.spki
 }
 
 // sniffTimeout bounds how long a new connection may stay silent before the
@@ -77,9 +102,14 @@ func NewServer(h http.Handler, opts ServerOptions) (*Server, error) {
 	if now == nil {
 		now = time.Now
 	}
-	ca, err := newAuthority(now)
-	if err != nil {
-		return nil, fmt.Errorf("replay server: %w", err)
+	var ca *authority
+	if opts.Authority != nil {
+		ca = opts.Authority.ca
+	} else {
+		var err error
+		if ca, err = newAuthority(now); err != nil {
+			return nil, fmt.Errorf("replay server: %w", err)
+		}
 	}
 	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(opts.Port)))
 	if err != nil {

@@ -464,3 +464,23 @@ func TestServerIsAProxy(t *testing.T) {
 		}
 	}
 }
+
+// TestServersShareAnAuthority: two servers made with one Authority carry
+// the same key, so the one pin its ChromiumFlag gives covers both.
+func TestServersShareAnAuthority(t *testing.T) {
+	a, err := NewAuthority()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {})
+	s1 := startServer(t, h, ServerOptions{Hosts: []string{"example.com"}, Authority: a})
+	s2 := startServer(t, h, ServerOptions{Hosts: []string{"example.com"}, Authority: a})
+	s3 := startServer(t, h, ServerOptions{Hosts: []string{"example.com"}})
+	want := "--ignore-certificate-errors-spki-list=" + s1.SPKIHash()
+	if a.ChromiumFlag() != want || s2.SPKIHash() != s1.SPKIHash() {
+		t.Errorf("flag %q, pins %s and %s; want both servers under %q", a.ChromiumFlag(), s1.SPKIHash(), s2.SPKIHash(), want)
+	}
+	if s3.SPKIHash() == s1.SPKIHash() {
+		t.Errorf("a server without the authority has its key: %s", s3.SPKIHash())
+	}
+}
