@@ -14,10 +14,26 @@ var runCommand = command{
 }
 
 const runHelp = `
-Runs tasks of a suite: for each task a fresh Chromium, the judge's own CDP
-session, the MCP tool server and the agent; then the judge captures the
-browser's final state and contract.Evaluate grades it. Prints the table,
-writes the report and with --gate checks the suite's baseline.json.
+Runs tasks of a suite: for each task a fresh browser context (or with
+--isolate process a fresh Chromium), the judge's own CDP session, the MCP
+tool server and the agent; then the judge captures the browser's final
+state and contract.Evaluate grades it. Prints the table, writes the report
+and with --gate checks the suite's baseline.json.
+
+Browsers: each of the -j workers keeps one Chromium for all its tasks and
+gives every task a fresh browser context in it (cookies, storage, cache
+and permissions of its own, disposed after the task), the task's web
+reaching it through the context's proxy (--isolate context, the default).
+A browser that crashes ends its task as an error; the worker starts a new
+one for the next. --isolate process launches a Chromium per task instead;
+it is the default for servers that cannot be confined to a browser
+context (the peers, whose commands take no {browser_context}).
+--browser-url URL uses a running browser instead of launching one, once
+per worker (repeat the flag, or pass a file with one endpoint a line; -j
+defaults to their number): any Chromium with a DevTools endpoint, here or
+elsewhere. Under --isolate context the replay web reaches it through the
+contexts' proxies; under --isolate process it can only use its own
+network (--web live). The report says which (its "browsers" line).
 
 The report is <out>/<name>.{md,json,html} plus <out>/junit.xml (the latest
 run's). The default run of a commit (replay agent, builtin server, replay
