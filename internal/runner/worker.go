@@ -148,7 +148,8 @@ type taskContext struct {
 
 // newContext creates a fresh browser context for a task, routed through
 // proxy when it is set (the task's replay server), with one blank page in
-// it. dispose removes the context and everything in it.
+// it. dispose removes the context and everything in it; an abort of the
+// run cuts its wait short.
 func (w *worker) newContext(ctx context.Context, conn *cdpconn.Conn, proxy, bypass string) (tc taskContext, dispose func(), err error) {
 	params := target.CreateBrowserContextParams{
 		// Should this process die, the browser (one elsewhere, above
@@ -163,7 +164,9 @@ func (w *worker) newContext(ctx context.Context, conn *cdpconn.Conn, proxy, bypa
 	}
 	tc.id = bc.BrowserContextID
 	dispose = func() {
-		dctx, cancel := context.WithTimeout(context.Background(), disposeTimeout)
+		actx, stop := abortContext(context.Background(), w.cfg.Abort)
+		defer stop()
+		dctx, cancel := context.WithTimeout(actx, disposeTimeout)
 		defer cancel()
 		// A browser that ended took the context with it.
 		_ = conn.Call(dctx, "", target.DisposeBrowserContext.Method, target.DisposeBrowserContextParams{BrowserContextID: tc.id}, nil)

@@ -296,6 +296,12 @@ func (s *Server) route(key, c net.Conn) {
 // to the server itself; anything else is redirected to https.
 func (s *Server) plain(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodConnect {
+		// A request through the proxy names its host in an absolute URL;
+		// one to a host outside the web is refused as a tunnel would be.
+		if r.URL.Host != "" && !s.serves(r.URL.Hostname()) {
+			http.Error(w, "not a host of the replay web: "+r.URL.Hostname(), http.StatusBadGateway)
+			return
+		}
 		redirectToHTTPS(w, r)
 		return
 	}
@@ -304,12 +310,10 @@ func (s *Server) plain(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "the replay proxy tunnels to ports 443 and 80 only", http.StatusForbidden)
 		return
 	}
-	if len(s.hosts) > 0 {
-		if _, ok := slices.BinarySearch(s.hosts, strings.ToLower(host)); !ok {
-			// As the resolver rules' MAP * ~NOTFOUND: no such host.
-			http.Error(w, "not a host of the replay web: "+host, http.StatusBadGateway)
-			return
-		}
+	if !s.serves(host) {
+		// As the resolver rules' MAP * ~NOTFOUND: no such host.
+		http.Error(w, "not a host of the replay web: "+host, http.StatusBadGateway)
+		return
 	}
 	hj, ok := w.(http.Hijacker)
 	if !ok {
@@ -338,6 +342,16 @@ func (s *Server) plain(w http.ResponseWriter, r *http.Request) {
 		defer s.wg.Done()
 		s.route(c, &peekedConn{Conn: c, r: rw.Reader})
 	}()
+}
+
+// serves reports whether the server answers for host: one of Hosts, or any
+// host when there are none.
+func (s *Server) serves(host string) bool {
+	if len(s.hosts) == 0 {
+		return true
+	}
+	_, ok := slices.BinarySearch(s.hosts, strings.ToLower(host))
+	return ok
 }
 
 // redirectToHTTPS answers plain HTTP: the same URL, over https, on the

@@ -457,6 +457,9 @@ func TestServerIsAProxy(t *testing.T) {
 	if got := fetch(t, c, "GET", "http://example.com/p?q=1", nil, nil); got.Status != http.StatusMovedPermanently || got.Header.Get("Location") != "https://example.com/p?q=1" {
 		t.Errorf("plain GET through the proxy: %d, Location %q; want a redirect to https", got.Status, got.Header.Get("Location"))
 	}
+	if got := fetch(t, c, "GET", "http://elsewhere.net/", nil, nil); got.Status != http.StatusBadGateway {
+		t.Errorf("plain GET of another host through the proxy: %d, want 502", got.Status)
+	}
 	for _, u := range []string{"https://elsewhere.net/", "https://127.0.0.1/", "https://example.com:8443/"} {
 		if resp, err := c.Get(u); err == nil {
 			resp.Body.Close()
