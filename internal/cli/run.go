@@ -27,7 +27,8 @@ reaching it through the context's proxy (--isolate context, the default).
 A browser that crashes ends its task as an error; the worker starts a new
 one for the next. --isolate process launches a Chromium per task instead;
 it is the default for servers that cannot be confined to a browser
-context (the peers, whose commands take no {browser_context}).
+context (the peers, whose commands take no {browser_context}) and for
+--agent-cdp, whose agent holds the whole browser.
 --browser-url URL uses a running browser instead of launching one, once
 per worker (repeat the flag, or pass a file with one endpoint a line; -j
 defaults to their number): any Chromium with a DevTools endpoint, here or

@@ -126,7 +126,7 @@ func newRunConfig(st *State, o runOptions) (*runner.Config, error) {
 	if err := refuseSandboxLive(web, tasks); err != nil {
 		return nil, err
 	}
-	isolate, err := isolation(o.isolate, profile)
+	isolate, err := isolation(o.isolate, profile, o.agentCDP)
 	if err != nil {
 		return nil, err
 	}
@@ -266,16 +266,21 @@ func newRunConfig(st *State, o runOptions) (*runner.Config, error) {
 // isolation returns the isolation of a run of the server: flag when given,
 // else context for a server that can be confined to a browser context and
 // process for one that cannot (docs/decisions/0011-browser-per-worker.md).
-func isolation(flag string, profile *servers.Profile) (runner.Isolate, error) {
+// An agent given the browser's raw CDP endpoint (agentCDP) reaches every
+// context of it, so it gets a browser per task too.
+func isolation(flag string, profile *servers.Profile, agentCDP bool) (runner.Isolate, error) {
 	switch runner.Isolate(flag) {
 	case "":
-		if !profile.Confined() {
+		if !profile.Confined() || agentCDP {
 			return runner.IsolateProcess, nil
 		}
 		return runner.IsolateContext, nil
 	case runner.IsolateProcess:
 		return runner.IsolateProcess, nil
 	case runner.IsolateContext:
+		if agentCDP {
+			return "", usagef("--isolate context: --agent-cdp gives the agent the whole browser, every context of it; run it with --isolate process, its default")
+		}
 		if !profile.Confined() {
 			return "", usagef("--isolate context: server %s cannot be confined to a browser context (its command takes no {browser_context}: it would list and open tabs outside the task's context); run it with --isolate process, its default", profile.Name())
 		}
