@@ -3,6 +3,7 @@ package runner_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"sync"
 	"testing"
@@ -163,5 +164,26 @@ func TestBrowserEndpointPerWorker(t *testing.T) {
 		if len(left.BrowserContextIDs) != 0 {
 			t.Errorf("the run left browser contexts %v in %s", left.BrowserContextIDs, u)
 		}
+	}
+}
+
+// TestContextPageViewport: the page a task's context starts with lays out
+// at the viewport screenshot classes are made at, as a launched browser's
+// first window does.
+func TestContextPageViewport(t *testing.T) {
+	t.Parallel()
+	tk := variant(t, exampleTask, "viewport", nil)
+	cfg := newConfig(t, tk)
+	cfg.Server = serverWithEvaluate
+	cfg.Provider = func(*suite.Task) (llm.Provider, error) {
+		nav, _ := json.Marshal(map[string]string{"url": "https://example.com/"})
+		eval, _ := json.Marshal(map[string]string{"function": "() => [innerWidth, innerHeight]"})
+		return agenttest.NewScript("viewport", []llm.ToolCall{{Name: "navigate", Args: nav}, {Name: "evaluate_script", Args: eval}}), nil
+	}
+	run := runWithin(t, context.Background(), 90*time.Second, cfg)
+	r := run.Results[0]
+	want := fmt.Sprintf("[%d,%d]", browser.ViewportWidth, browser.ViewportHeight)
+	if len(r.Calls) != 2 || r.Calls[1].Reply != want {
+		t.Errorf("the task's page measures %+v; want %s", r.Calls, want)
 	}
 }
