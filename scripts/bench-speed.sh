@@ -1,20 +1,35 @@
 #!/bin/sh
 # Measures how long `contractbench run` takes for the whole suite, end to
-# end (process start, a fresh Chromium and MCP server per task, judging,
-# report), at several -j, and prints the median of N runs for each.
+# end (process start, browsers, MCP servers, judging, report), at several
+# -j, and prints the median of N runs for each.
 #
-# It also prints the CPU time the whole machine spent during each run, from
-# /proc/stat: Chromium's renderers are forked by its zygote, not by us, so
-# the CPU time of our child processes would miss most of it. Run it on an
-# otherwise idle machine.
+# CPU time is measured twice. The machine's: what all processors spent
+# during the run, from /proc/stat, which counts whatever else runs on the
+# machine too. The run's: the user and system time of contractbench and
+# every process under it (browsers with their renderers, tool servers),
+# read from /proc every 0.2 s, the last reading of each process; a process
+# that lives less than a sample is missed. Chromium's renderers are forked
+# by its zygote and reaped there, so the CPU time of our own child
+# processes alone would miss most of it. The CPU seconds per task and
+# tasks per CPU-second are from the run's CPU time.
+#
+# Peak memory is the largest sum, over the run's samples (every 0.2 s), of
+# the proportional set size (PSS: shared pages split between the processes
+# sharing them) of contractbench and every process under it (browsers, tool
+# servers), divided by -j: the memory one worker needs.
 #
 #   scripts/bench-speed.sh [RUNS] [J...]      default: 5 runs at -j 1 2 3
+#
+# Extra flags for `contractbench run` go in CONTRACTBENCH_BENCH_FLAGS (for
+# example "--isolate process" to measure a browser per task).
 set -eu
 cd "$(dirname "$0")/.."
 runs=${1:-5}
 shift 2>/dev/null || true
 js=${*:-1 2 3}
 bin=bin/contractbench
+suite=${CONTRACTBENCH_BENCH_SUITE:-benchmarks/webvoyager}
+flags=${CONTRACTBENCH_BENCH_FLAGS:-}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
@@ -25,29 +40,94 @@ hz=$(getconf CLK_TCK)
 # median reads sorted numbers, one per line.
 median() { awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-echo "suite: benchmarks/webvoyager, $(nproc) cores, $runs runs per setting"
-echo "| -j | median s | min s | max s | median CPU s |"
-echo "| ---: | ---: | ---: | ---: | ---: |"
+# snapshot prints, for process $1 and all its descendants, one line per
+# process: "pid ticks pss", its CPU time so far (user + system, in clock
+# ticks) and its PSS in KiB.
+snapshot() {
+	# A process can end between the listing and the reading: cat skips
+	# it (awk would stop).
+	cat /proc/[0-9]*/stat 2>/dev/null | awk -v root="$1" '
+		{ pid = $1
+			# the command may hold spaces and parentheses: the fields
+			# after it start after the last ")".
+			s = $0; sub(/.*\) /, "", s); split(s, f, " ")
+			parent[pid] = f[2]; ticks[pid] = f[12] + f[13] }
+		END {
+			keep[root] = 1
+			do { changed = 0
+				for (p in parent) if (!(p in keep) && (parent[p] in keep)) { keep[p] = 1; changed = 1 }
+			} while (changed)
+			for (p in keep) {
+				kib = 0
+				file = "/proc/" p "/smaps_rollup"
+				while ((getline line < file) > 0) if (line ~ /^Pss:/) { split(line, g, " "); kib = g[2] }
+				close(file)
+				print p, ticks[p], kib
+			}
+		}'
+}
+
+# sample follows process $1's tree until it exits: $2 gets the peak of its
+# summed PSS in KiB, $3 the CPU ticks of every process it saw (the last
+# reading of each; a process that lived less than a sample is missed).
+sample() {
+	peak=0
+	: >"$3.all"
+	while kill -0 "$1" 2>/dev/null; do
+		snapshot "$1" >"$3.now" || true
+		cat "$3.now" >>"$3.all"
+		now=$(awk '{ s += $3 } END { print s + 0 }' "$3.now")
+		[ "$now" -gt "$peak" ] && peak=$now
+		echo "$peak" >"$2"
+		sleep 0.2
+	done
+	awk '{ if ($2 > t[$1]) t[$1] = $2 } END { for (p in t) s += t[p]; print s + 0 }' "$3.all" >"$3"
+}
+
+n=$(find "$suite" -maxdepth 2 -name '*.yaml' -path '*/tasks/*' | wc -l)
+echo "suite: $suite ($n tasks), $(nproc) cores, $runs runs per setting${flags:+, flags: $flags}"
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "| -j | median s | min s | max s | machine CPU s | run's CPU s | CPU s per task | tasks per CPU s | peak MiB per worker |"
+echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 for j in $js; do
 	times=""
 	cpus=""
+	mems=""
+	trees=""
 	i=0
 	while [ "$i" -lt "$runs" ]; do
 		cpu0=$(cpu)
 		start=$(date +%s.%N)
-		if ! "$bin" run -j "$j" --gate --out "$out" >/dev/null 2>"$out/err"; then
+		# shellcheck disable=SC2086 # flags are words on purpose
+		"$bin" run --suite "$suite" -j "$j" --gate --out "$out" $flags >/dev/null 2>"$out/err" &
+		pid=$!
+		echo 0 >"$out/peak"
+		sample "$pid" "$out/peak" "$out/ticks" &
+		sampler=$!
+		if ! wait "$pid"; then
+			wait "$sampler" || true
 			echo "run failed at -j $j:" >&2
 			cat "$out/err" >&2
 			exit 1
 		fi
 		end=$(date +%s.%N)
 		cpu1=$(cpu)
+		wait "$sampler" || true
 		times="$times $(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')"
 		cpus="$cpus $(awk -v a="$cpu0" -v b="$cpu1" -v hz="$hz" 'BEGIN { print (b - a) / hz }')"
+		mems="$mems $(cat "$out/peak")"
+		trees="$trees $(awk -v t="$(cat "$out/ticks")" -v hz="$hz" 'BEGIN { print t / hz }')"
 		i=$((i + 1))
 	done
 	w=$(echo "$times" | tr ' ' '\n' | grep . | sort -n)
 	c=$(echo "$cpus" | tr ' ' '\n' | grep . | sort -n)
-	printf '| %d | %.2f | %.2f | %.2f | %.1f |\n' "$j" "$(echo "$w" | median)" \
-		"$(echo "$w" | head -n 1)" "$(echo "$w" | tail -n 1)" "$(echo "$c" | median)"
+	m=$(echo "$mems" | tr ' ' '\n' | grep . | sort -n)
+	t=$(echo "$trees" | tr ' ' '\n' | grep . | sort -n)
+	mt=$(echo "$t" | median)
+	printf '| %d | %.2f | %.2f | %.2f | %.1f | %.1f | %.2f | %.2f | %.0f |\n' "$j" "$(echo "$w" | median)" \
+		"$(echo "$w" | head -n 1)" "$(echo "$w" | tail -n 1)" "$(echo "$c" | median)" "$mt" \
+		"$(awk -v c="$mt" -v n="$n" 'BEGIN { print c / n }')" \
+		"$(awk -v c="$mt" -v n="$n" 'BEGIN { print n / c }')" \
+		"$(awk -v k="$(echo "$m" | median)" -v j="$j" 'BEGIN { print k / 1024 / j }')"
 done
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -23,6 +23,11 @@ const (
 // would make this package keep a session on every tab.
 const topChromeHeight = 87
 
+// WindowHeight is the height of a window whose page viewport is
+// ViewportHeight: what a window opened over CDP (Target.createTarget's
+// height) is given.
+const WindowHeight = ViewportHeight + topChromeHeight
+
 // disabledFeatures are Chromium features that reach out to Google services
 // or pop up UI on their own. On a closed network they only produce failed
 // requests that would pollute the judge's network log, and timing noise.

@@ -102,6 +102,14 @@ func TestExampleAgents(t *testing.T) {
 			}
 			rep := readReport(t, out)
 			res := rep.Results[0]
+			// The built-in server is confined to each task's browser
+			// context, which gets the replay web through its proxy.
+			if s := rep.Settings; s.Isolate != "context" || s.Browsers != "launched" || s.WebRoute != "proxy" {
+				t.Errorf("report says isolate %q, browsers %q, web route %q; want context, launched, proxy", s.Isolate, s.Browsers, s.WebRoute)
+			}
+			if md := readFile(t, out, "*.md"); !strings.Contains(md, "- browsers: launched, one per worker, a fresh browser context per task; the replay web through each context's proxy") {
+				t.Errorf("the Markdown report does not say how the browsers ran:\n%s", md)
+			}
 			var calls []string
 			for _, c := range res.Calls {
 				calls = append(calls, c.Tool)

@@ -45,7 +45,7 @@ func runCompare(st *State, args []string) error {
 	fs.StringVar(&f.agent, "agent", "replay", "replay, reference or exec (paid agents: use run per server)")
 	fs.StringVar(&f.agentCmd, "agent-cmd", "", "with --agent exec: the agent's command (docs/agents.md)")
 	fs.BoolVar(&f.agentCDP, "agent-cdp", false, "with --agent exec: also give the agent raw CDP; every verdict is then labelled unrestricted")
-	fs.IntVar(&f.parallel, "j", 1, "tasks run in parallel, each with its own browser")
+	fs.IntVar(&f.parallel, "j", 1, "tasks run in parallel (workers), each worker with a browser of its own")
 	out := fs.String("out", "", "report folder (default <suite>/reports)")
 	fs.StringVar(&f.runOptions.trace, "trace", "auto", traceUsage)
 	if err := parse(fs, args); err != nil {

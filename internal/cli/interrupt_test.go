@@ -152,8 +152,9 @@ watch:
 		t.Fatalf("the run ended before it was interrupted (saw %d browsers, %d tool servers):\nexit %d\n%s%s",
 			len(launched), len(servers), code, stdout, stderr)
 	}
-	if len(launched) < 2 {
-		t.Errorf("saw %d of the run's browsers, want both: what is left of them cannot be checked", len(launched))
+	// One worker keeps one browser for its tasks (a fresh context each).
+	if len(launched) < 1 {
+		t.Errorf("saw none of the run's browsers: what is left of them cannot be checked")
 	}
 	r := result{code, stdout.String(), stderr.String()}
 	t.Logf("interrupted after %d browser launches; returned %v later with exit %d",

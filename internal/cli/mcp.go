@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	cdpproto "github.com/chromedp/cdproto/cdp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"contractbench/internal/browser"
@@ -26,7 +27,8 @@ var mcpCommand = command{
 const mcpHelp = `
 Runs the built-in browser tool server, speaking MCP over stdin and stdout,
 for any MCP client. With --cdp it drives a browser that is already running
-(the runner starts it this way, pointed at the browser it owns). Without it,
+(the runner starts it this way, pointed at the browser it owns, with
+--browser-context naming the task's own browser context). Without it,
 it launches its own headless Chromium, and with --web replay serves the
 suite's fixture web under the real host names, so it can be used as a
 standalone browser server.
@@ -45,6 +47,7 @@ by the client.
 func runMCP(st *State, args []string) error {
 	fs := newFlags(st, "contractbench mcp [--cdp URL | --web live|replay [--suite DIR]] [--http ADDR]", mcpHelp)
 	cdp := fs.String("cdp", "", "DevTools endpoint of a running browser (http://127.0.0.1:9222)")
+	browserContext := fs.String("browser-context", "", "with --cdp: work only in this browser context (its id from Target.createBrowserContext): list, use and open its tabs alone")
 	web := fs.String("web", "live", "without --cdp: live (the real network) or replay (the suite's fixture web)")
 	suiteDir := fs.String("suite", defaultSuite, "suite whose web/ archive --web replay serves")
 	httpAddr := fs.String("http", "", "serve MCP streamable HTTP at http://ADDR/mcp (a loopback address) instead of stdio")
@@ -94,7 +97,10 @@ func runMCP(st *State, args []string) error {
 	} else if *web != "live" {
 		return usagef("mcp: --web applies only without --cdp (the browser at --cdp has its own network)")
 	}
-	server, err := toolserver.New(ctx, toolserver.Options{BrowserURL: url, Version: Version()})
+	if *browserContext != "" && *cdp == "" {
+		return usagef("mcp: --browser-context applies only with --cdp")
+	}
+	server, err := toolserver.New(ctx, toolserver.Options{BrowserURL: url, BrowserContext: cdpproto.BrowserContextID(*browserContext), Version: Version()})
 	if err != nil {
 		return err
 	}

@@ -54,6 +54,11 @@ func TestPeersPassTheGate(t *testing.T) {
 			if rep.Settings.Server != server {
 				t.Errorf("report says server %q, want %q", rep.Settings.Server, server)
 			}
+			// A peer cannot be confined to a browser context: each task
+			// has a browser of its own, with the web through its flags.
+			if s := rep.Settings; s.Isolate != "process" || s.Browsers != "launched" || s.WebRoute != "flags" {
+				t.Errorf("report says isolate %q, browsers %q, web route %q; want process, launched, flags", s.Isolate, s.Browsers, s.WebRoute)
+			}
 		})
 	}
 }

@@ -75,17 +75,41 @@ func TestRefusedRuns(t *testing.T) {
 			setUp: func(t *testing.T, _ *llmfake.Server) (string, map[string]string, []string) {
 				return suiteDir, nil, []string{"--browser-url", e2e.browserURL, "--web", "live", "-j", "2"}
 			},
-			want: []string{"--browser-url: the tasks share that one browser, so they must run one at a time (-j 1, not -j 2)"},
+			want: []string{"--browser-url: 1 browser endpoints for -j 2: each worker needs a browser of its own"},
 		},
 		{
-			// A running browser was not launched with the replay web's
-			// host mapping: it would browse the live sites under a
-			// replay label.
-			name: "a running browser with the replay web",
+			// Under process isolation a running browser's tasks share its
+			// default context, which was not launched with the replay
+			// web's host mapping and has no proxy: it would browse the
+			// live sites under a replay label.
+			name: "a running browser with the replay web, without contexts",
 			setUp: func(t *testing.T, _ *llmfake.Server) (string, map[string]string, []string) {
-				return suiteDir, nil, []string{"--browser-url", e2e.browserURL}
+				return suiteDir, nil, []string{"--browser-url", e2e.browserURL, "--isolate", "process"}
 			},
-			want: []string{"--browser-url with --web replay", "pass --web live"},
+			want: []string{"--browser-url with --web replay: --isolate process", "pass --web live"},
+		},
+		{
+			name: "a file of browser endpoints with a bad line",
+			setUp: func(t *testing.T, _ *llmfake.Server) (string, map[string]string, []string) {
+				file := filepath.Join(t.TempDir(), "browsers")
+				writeFileT(t, file, "# the pool\n"+e2e.browserURL+"\n\nftp://elsewhere:21\n")
+				return suiteDir, nil, []string{"--browser-url", file}
+			},
+			want: []string{"browsers:4: "},
+		},
+		{
+			name: "the same browser for two workers",
+			setUp: func(t *testing.T, _ *llmfake.Server) (string, map[string]string, []string) {
+				return suiteDir, nil, []string{"--browser-url", e2e.browserURL, "--browser-url", e2e.browserURL}
+			},
+			want: []string{"is given twice; each worker needs a browser of its own"},
+		},
+		{
+			name: "unknown isolation",
+			setUp: func(t *testing.T, _ *llmfake.Server) (string, map[string]string, []string) {
+				return suiteDir, nil, []string{"--isolate", "thread"}
+			},
+			want: []string{`unknown --isolate "thread": want context or process`},
 		},
 		{
 			name: "report folder that is a file",

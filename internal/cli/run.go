@@ -14,10 +14,27 @@ var runCommand = command{
 }
 
 const runHelp = `
-Runs tasks of a suite: for each task a fresh Chromium, the judge's own CDP
-session, the MCP tool server and the agent; then the judge captures the
-browser's final state and contract.Evaluate grades it. Prints the table,
-writes the report and with --gate checks the suite's baseline.json.
+Runs tasks of a suite: for each task a fresh browser context (or with
+--isolate process a fresh Chromium), the judge's own CDP session, the MCP
+tool server and the agent; then the judge captures the browser's final
+state and contract.Evaluate grades it. Prints the table, writes the report
+and with --gate checks the suite's baseline.json.
+
+Browsers: each of the -j workers keeps one Chromium for all its tasks and
+gives every task a fresh browser context in it (cookies, storage, cache
+and permissions of its own, disposed after the task), the task's web
+reaching it through the context's proxy (--isolate context, the default).
+A browser that crashes ends its task as an error; the worker starts a new
+one for the next. --isolate process launches a Chromium per task instead;
+it is the default for servers that cannot be confined to a browser
+context (the peers, whose commands take no {browser_context}) and for
+--agent-cdp, whose agent holds the whole browser.
+--browser-url URL uses a running browser instead of launching one, once
+per worker (repeat the flag, or pass a file with one endpoint a line; -j
+defaults to their number): any Chromium with a DevTools endpoint, here or
+elsewhere. Under --isolate context the replay web reaches it through the
+contexts' proxies; under --isolate process it can only use its own
+network (--web live). The report says which (its "browsers" line).
 
 The report is <out>/<name>.{md,json,html} plus <out>/junit.xml (the latest
 run's). The default run of a commit (replay agent, builtin server, replay
@@ -67,7 +84,8 @@ func (f *runFlags) register(fs *flag.FlagSet, agent, agentUsage string) {
 	fs.StringVar(&f.server, "server", "builtin", "MCP tool server: builtin, playwright or chrome-devtools (see --servers)")
 	fs.StringVar(&f.serversFile, "servers", "", "file describing the MCP tool servers (default: servers.yaml beside the suite folder)")
 	fs.StringVar(&f.web, "web", "replay", "replay (hermetic fixture web), live (real network) or record (live, saving an archive)")
-	fs.IntVar(&f.parallel, "j", 1, "tasks run in parallel, each with its own browser")
+	fs.IntVar(&f.parallel, "j", 1, "tasks run in parallel (workers), each worker with a browser of its own")
+	fs.StringVar(&f.isolate, "isolate", "", "how tasks are kept apart: context (a browser per worker, a fresh browser context per task; the default for servers that can be confined to one) or process (a browser per task; the default for the peers)")
 	fs.StringVar(&f.model, "model", "", "model for paid agents (default: the provider's)")
 	fs.StringVar(&f.baseURL, "base-url", "", "OpenAI-compatible server URL for --agent openai")
 	fs.StringVar(&f.runOptions.recordTo, "record-to", "", "with --web record: folder the captured archive is written to (default <suite>/web-recorded)")
@@ -95,7 +113,7 @@ func runRun(st *State, args []string) error {
 	fs.IntVar(&f.repeat, "repeat", 1, "run every task K times (pass counts and a 95% Wilson interval)")
 	out := fs.String("out", "", "report folder (default <suite>/reports)")
 	gate := fs.Bool("gate", false, "fail unless every task of baseline.json passed")
-	fs.StringVar(&f.browserURL, "browser-url", "", "use this running browser instead of launching one (-j 1)")
+	fs.Var((*stringList)(&f.browserURLs), "browser-url", "DevTools endpoint of a running browser for a worker, instead of launching one (repeatable: one per worker, -j defaults to their number), or a file of them, one a line")
 	fs.StringVar(&f.transcripts, "transcripts", "", "folder of transcripts to replay (default <suite>/transcripts/<server>)")
 	shard := fs.String("shard", "", "run only part I of N of the selected task attempts (I/N); merge the parts' reports with merge")
 	resume := fs.String("resume", "", "report JSON of an earlier run of the same selection: run only the attempts it lacks or that ended in a harness error, keep the rest")
@@ -106,6 +124,7 @@ func runRun(st *State, args []string) error {
 	if fs.NArg() > 0 {
 		return usagef("run: unexpected argument %q", fs.Arg(0))
 	}
+	fs.Visit(func(fl *flag.Flag) { f.parallelSet = f.parallelSet || fl.Name == "j" })
 	if err := checkSeed(fs, f.agent); err != nil {
 		return err
 	}

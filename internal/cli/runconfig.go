@@ -13,11 +13,13 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"contractbench/internal/browser"
+	"contractbench/internal/cdpconn"
 	"contractbench/internal/llm"
 	"contractbench/internal/phash"
 	"contractbench/internal/report"
@@ -43,8 +45,15 @@ type runOptions struct {
 	model    string
 	baseURL  string
 	prices   []string
-	// browserURL attaches to a running browser instead of launching one.
-	browserURL string
+	// browserURLs attach the workers to running browsers, one each,
+	// instead of launching them (--browser-url, each a URL or a file of
+	// them).
+	browserURLs []string
+	// parallelSet reports that -j was given; without it, -j is the number
+	// of browser endpoints.
+	parallelSet bool
+	// isolate is --isolate: context, process, or empty for the default.
+	isolate string
 	// transcripts is the folder replay reads from (default: the suite's).
 	transcripts string
 	// serversFile describes the tool servers (default: beside the suite).
@@ -117,15 +126,30 @@ func newRunConfig(st *State, o runOptions) (*runner.Config, error) {
 	if err := refuseSandboxLive(web, tasks); err != nil {
 		return nil, err
 	}
-	if o.browserURL != "" {
-		if o.parallel > 1 {
-			return nil, usagef("--browser-url: the tasks share that one browser, so they must run one at a time (-j 1, not -j %d)", o.parallel)
+	isolate, err := isolation(o.isolate, profile, o.agentCDP)
+	if err != nil {
+		return nil, err
+	}
+	endpoints, err := browserEndpoints(o.browserURLs)
+	if err != nil {
+		return nil, err
+	}
+	if len(endpoints) > 0 {
+		if !o.parallelSet {
+			o.parallel = len(endpoints)
+		} else if o.parallel != len(endpoints) {
+			return nil, usagef("--browser-url: %d browser endpoints for -j %d: each worker needs a browser of its own (pass as many endpoints as -j, or leave -j out)", len(endpoints), o.parallel)
 		}
-		// The hermetic web reaches a browser through its launch flags
-		// (host mapping, certificate pin), which a running browser was
-		// not given: it would browse the live sites under a replay label.
-		if web != runner.WebLive {
-			return nil, usagef("--browser-url with --web %s: a running browser cannot be given the %s web (it is wired in through Chromium's launch flags); pass --web live to use that browser's own network, or drop --browser-url", web, web)
+		// Under process isolation a running browser keeps the network
+		// it has: the hermetic web reaches a browser through its launch
+		// flags (host mapping, certificate pin) or a context's proxy,
+		// and a shared default context has neither.
+		if web != runner.WebLive && isolate == runner.IsolateProcess {
+			why := "--isolate process"
+			if !profile.Confined() {
+				why = fmt.Sprintf("server %s cannot be confined to a browser context (its command takes no {browser_context}), so its tasks share the browser's default context", o.server)
+			}
+			return nil, usagef("--browser-url with --web %s: %s, which a running browser cannot be given the %s web in (it is wired in through launch flags or a browser context's proxy); pass --web live to use that browser's own network, or drop --browser-url", web, why, web)
 		}
 	}
 	if web == runner.WebLive || web == runner.WebRecord {
@@ -174,9 +198,10 @@ func newRunConfig(st *State, o runOptions) (*runner.Config, error) {
 			NoSandbox: st.Root,
 			Env:       servers.ChildEnv(st.Environ()),
 		},
-		BrowserURL: o.browserURL,
-		Trace:      trace,
-		Now:        st.Now,
+		BrowserURLs: endpoints,
+		Isolate:     isolate,
+		Trace:       trace,
+		Now:         st.Now,
 	}
 	if cfg.Exec, err = execAgent(st, o); err != nil {
 		return nil, err
@@ -220,12 +245,93 @@ func newRunConfig(st *State, o runOptions) (*runner.Config, error) {
 		Suite: o.suiteDir, Agent: agentName, Server: o.server, Model: o.model, Web: string(web),
 		Caps:   report.Caps{MaxTokensPerTurn: caps.MaxTokensPerTurn, MaxToolIterations: caps.MaxToolIterations, MaxUSD: caps.MaxUSD},
 		Repeat: cfg.Repeat, Parallel: cfg.Parallel, Tasks: ids, Trace: string(trace), AllTasks: len(tasks) == len(s.Tasks),
+		Isolate: string(isolate), Browsers: "launched", WebRoute: "direct",
+	}
+	if len(endpoints) > 0 {
+		cfg.Settings.Browsers = "remote"
+	}
+	if web != runner.WebLive {
+		cfg.Settings.WebRoute = "flags"
+		if isolate == runner.IsolateContext {
+			cfg.Settings.WebRoute = "proxy"
+		}
 	}
 	if cfg.Exec != nil && cfg.Exec.CDP {
 		cfg.Settings.Trust = report.TrustUnrestricted
 	}
 	markNull(&cfg.Settings, o)
 	return cfg, nil
+}
+
+// isolation returns the isolation of a run of the server: flag when given,
+// else context for a server that can be confined to a browser context and
+// process for one that cannot (docs/decisions/0011-browser-per-worker.md).
+// An agent given the browser's raw CDP endpoint (agentCDP) reaches every
+// context of it, so it gets a browser per task too.
+func isolation(flag string, profile *servers.Profile, agentCDP bool) (runner.Isolate, error) {
+	switch runner.Isolate(flag) {
+	case "":
+		if !profile.Confined() || agentCDP {
+			return runner.IsolateProcess, nil
+		}
+		return runner.IsolateContext, nil
+	case runner.IsolateProcess:
+		return runner.IsolateProcess, nil
+	case runner.IsolateContext:
+		if agentCDP {
+			return "", usagef("--isolate context: --agent-cdp gives the agent the whole browser, every context of it; run it with --isolate process, its default")
+		}
+		if !profile.Confined() {
+			return "", usagef("--isolate context: server %s cannot be confined to a browser context (its command takes no {browser_context}: it would list and open tabs outside the task's context); run it with --isolate process, its default", profile.Name())
+		}
+		return runner.IsolateContext, nil
+	}
+	return "", usagef("unknown --isolate %q: want context or process", flag)
+}
+
+// browserEndpoints reads --browser-url's values: each a DevTools endpoint
+// (http://HOST:PORT or ws://...), or the name of a file of them, one a
+// line (blank lines and # comments skipped).
+func browserEndpoints(values []string) ([]string, error) {
+	var out []string
+	for _, v := range values {
+		if strings.Contains(v, "://") {
+			u, err := cdpconn.Endpoint(v)
+			if err != nil {
+				return nil, usagef("--browser-url %q: %v", v, err)
+			}
+			out = append(out, u)
+			continue
+		}
+		data, err := os.ReadFile(v)
+		if err != nil {
+			return nil, usagef("--browser-url %q: not a URL (http://HOST:PORT), and not a file of them: %v", v, err)
+		}
+		n := 0
+		for i, line := range strings.Split(string(data), "\n") {
+			line = strings.TrimSpace(line)
+			if line == "" || strings.HasPrefix(line, "#") {
+				continue
+			}
+			u, err := cdpconn.Endpoint(line)
+			if err != nil {
+				return nil, usagef("%s:%d: %v", v, i+1, err)
+			}
+			out = append(out, u)
+			n++
+		}
+		if n == 0 {
+			return nil, usagef("--browser-url %s: the file lists no endpoint", v)
+		}
+	}
+	seen := map[string]bool{}
+	for _, u := range out {
+		if seen[u] {
+			return nil, usagef("--browser-url: %s is given twice; each worker needs a browser of its own", u)
+		}
+		seen[u] = true
+	}
+	return out, nil
 }
 
 // checkNetwork makes sure, once before a run on the live web, that the
@@ -442,8 +548,8 @@ func taskDigest(t *suite.Task) (string, error) {
 // peers). Only an allow-list of the environment is passed on
 // (servers.ChildEnv): no server has any use for keys or passwords.
 func serverFunc(st *State, profile *servers.Profile, root string) runner.ServerFunc {
-	return func(ctx context.Context, browserURL, workDir string) (mcp.Transport, error) {
-		return profile.Transport(servers.Spawn{Root: root, Self: st.Executable, CDPURL: browserURL,
+	return func(ctx context.Context, browserURL, browserContext, workDir string) (mcp.Transport, error) {
+		return profile.Transport(servers.Spawn{Root: root, Self: st.Executable, CDPURL: browserURL, BrowserContext: browserContext,
 			WorkDir: workDir, Environ: st.Environ(), Abort: ctx})
 	}
 }

@@ -59,6 +59,17 @@ type Options struct {
 	// zero means the default. A negative Advance never runs the page's
 	// clock ahead.
 	Quiet, SettleMax, LoadMax, Advance time.Duration
+	// BrowserContext, when set, confines the judge to the pages of that
+	// browser context (the task's): pages of any other context (another
+	// task's leftovers, another user's tabs in a shared browser) are
+	// released at once and never recorded, observed or counted. Empty
+	// follows every page of the browser.
+	BrowserContext cdp.BrowserContextID
+}
+
+// mine reports whether the judge follows a page of browser context c.
+func (o Options) mine(c cdp.BrowserContextID) bool {
+	return o.BrowserContext == "" || c == o.BrowserContext
 }
 
 func (o Options) withDefaults() Options {
@@ -220,7 +231,7 @@ func (j *Judge) follow(ctx context.Context) error {
 	wctx, cancel := context.WithTimeout(ctx, setupTimeout)
 	defer cancel()
 	for _, info := range targets.TargetInfos {
-		if info.Type != "page" {
+		if info.Type != "page" || !j.opts.mine(info.BrowserContextID) {
 			continue
 		}
 		if err := j.awaitPage(wctx, info.TargetID); err != nil {
@@ -408,6 +419,10 @@ func (j *Judge) attached(parent target.SessionID, ev *target.EventAttachedToTarg
 		if ev.TargetInfo.Type != "page" || j.pages[ev.TargetInfo.TargetID] != nil {
 			return
 		}
+		if !j.opts.mine(ev.TargetInfo.BrowserContextID) {
+			j.release(ev.SessionID, ev.WaitingForDebugger)
+			return
+		}
 		p = &pageState{
 			id:       ev.TargetInfo.TargetID,
 			session:  ev.SessionID,
@@ -434,6 +449,22 @@ func (j *Judge) attached(parent target.SessionID, ev *target.EventAttachedToTarg
 			j.mu.Unlock()
 			close(p.ready)
 		}
+	}()
+}
+
+// release lets go of a page of another browser context: it runs on, and
+// the judge detaches from it without having enabled anything there. Called
+// with j.mu held.
+func (j *Judge) release(session target.SessionID, held bool) {
+	j.preparing.Add(1)
+	go func() {
+		defer j.preparing.Done()
+		ctx, cancel := context.WithTimeout(j.bg, setupTimeout)
+		defer cancel()
+		if held {
+			_ = j.conn.Call(ctx, session, runtime.RunIfWaitingForDebugger.Method, cdp.Empty{}, nil)
+		}
+		_ = j.conn.Call(ctx, "", target.DetachFromTarget.Method, target.DetachFromTargetParams{SessionID: session}, nil)
 	}()
 }
 

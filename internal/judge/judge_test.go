@@ -50,11 +50,11 @@ func site(t testing.TB, routes map[string]any) *httptest.Server {
 // it: running a page's clock ahead leaves it standing still.
 var stillClock = Options{Advance: -1}
 
-// openTab opens a tab for the agent, in a window of its own; it is closed
-// when the test ends.
+// openTab opens a tab for the agent, in a window of its own in
+// taskContext; it is closed when the test ends.
 func openTab(t *testing.T) context.Context {
 	t.Helper()
-	tab, cancel := chromedp.NewContext(driver)
+	tab, cancel := newTab()
 	t.Cleanup(cancel)
 	if err := chromedp.Do(tab); err != nil {
 		t.Fatalf("opening a tab: %v", err)
@@ -69,11 +69,12 @@ func navigate(t *testing.T, tab context.Context, url string) {
 	}
 }
 
+// attach attaches a judge to shared, confined to taskContext.
 func attach(t *testing.T, opts Options) *Judge {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()
-	j, err := Attach(ctx, shared.URL(), opts)
+	j, err := Attach(ctx, shared.URL(), confined(opts))
 	if err != nil {
 		t.Fatalf("Attach: %v", err)
 	}
@@ -528,5 +529,47 @@ func TestCrashedTab(t *testing.T) {
 	_, err := j.Observe(octx, Want{})
 	if err == nil || !strings.Contains(err.Error(), "page "+string(id)+" crashed") {
 		t.Errorf("Observe with the newest tab crashed: error %v, want one naming page %s as crashed", err, id)
+	}
+}
+
+// TestJudgeSeesOnlyItsContext opens tabs of another browser context (the
+// default one: another task's leftovers, another user's tabs), one before
+// the judge attaches and one after, with requests and a dialog of their
+// own. The judge, confined to the task's context, records none of it,
+// never takes them for the active page, and does not hold the one that
+// opened while it watched: it loads as if no judge were there.
+func TestJudgeSeesOnlyItsContext(t *testing.T) {
+	other := `<title>other</title><script>onload = () => setTimeout(() => alert("other"), 0)</script>`
+	srv := site(t, map[string]any{"/mine": `<title>mine</title>`, "/other-before": other, "/other-after": other})
+	outside := func(path string) {
+		t.Helper()
+		tab, cancel := chromedp.NewContext(driver) // the default context
+		t.Cleanup(cancel)
+		ctx, stop := context.WithTimeout(tab, 30*time.Second)
+		defer stop()
+		if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+path)); err != nil {
+			t.Fatalf("the tab outside the judge's context did not load %s: %v", path, err)
+		}
+	}
+	outside("/other-before")
+	j := attach(t, Options{})
+	tab := openTab(t)
+	navigate(t, tab, srv.URL+"/mine")
+	outside("/other-after")
+
+	obs := observe(t, j, "title")
+	if obs.URL != srv.URL+"/mine" {
+		t.Errorf("active page %q, want the task's %q", obs.URL, srv.URL+"/mine")
+	}
+	for _, e := range obs.Network {
+		if strings.Contains(e.URL, "/other") {
+			t.Errorf("the judge recorded %s %s, a request of another context", e.Method, e.URL)
+		}
+	}
+	if !slices.ContainsFunc(obs.Network, func(e contract.NetworkEntry) bool { return e.URL == srv.URL+"/mine" }) {
+		t.Errorf("the judge did not record the task's own request; network %+v", obs.Network)
+	}
+	if len(obs.Dialogs) != 0 {
+		t.Errorf("the judge recorded dialogs %+v of another context", obs.Dialogs)
 	}
 }

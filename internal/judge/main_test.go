@@ -10,19 +10,23 @@ import (
 
 	"contractbench/internal/browser"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/remote"
 )
 
 // shared is the browser the tests observe, and driver is a chromedp
-// connection to it that plays the agent's part.
+// connection to it that plays the agent's part. The agent's tabs open in
+// taskContext, a browser context of shared's, and judges are confined to
+// it, as the runner confines a task's judge to the task's context.
 //
-// A judge sees every page of its browser, so the tests that use shared run
+// A judge sees every page of its context, so the tests that use shared run
 // one at a time (no t.Parallel), and each closes the tabs it opened.
 var (
-	shared *browser.Browser
-	driver context.Context
+	shared      *browser.Browser
+	driver      context.Context
+	taskContext cdp.BrowserContextID
 )
 
 func TestMain(m *testing.M) {
@@ -80,5 +84,22 @@ func run(m *testing.M) int {
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
+	bc, err := chromedp.CallBrowser(driver, target.CreateBrowserContext, target.CreateBrowserContextParams{})
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "creating the tests' browser context: %v\n", err)
+		return 1
+	}
+	taskContext = bc.BrowserContextID
 	return m.Run()
+}
+
+// newTab opens a tab for the agent in taskContext.
+func newTab() (context.Context, context.CancelFunc) {
+	return chromedp.NewContext(driver, chromedp.WithExistingBrowserContext(taskContext))
+}
+
+// confined returns opts confining the judge to taskContext.
+func confined(opts Options) Options {
+	opts.BrowserContext = taskContext
+	return opts
 }

@@ -88,12 +88,12 @@ func TestThumbnailDialog(t *testing.T) {
 // scaled-down JPEG. It reports the thumbnail's size as jpeg-bytes.
 func BenchmarkThumbnail(b *testing.B) {
 	srv := site(b, map[string]any{"/": midSizePage()})
-	tab, cancel := chromedp.NewContext(driver)
+	tab, cancel := newTab()
 	defer cancel()
 	if err := chromedp.Do(tab, chromedp.Navigate(srv.URL+"/")); err != nil {
 		b.Fatal(err)
 	}
-	j, err := Attach(context.Background(), shared.URL(), Options{})
+	j, err := Attach(context.Background(), shared.URL(), confined(Options{}))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -76,6 +76,9 @@ func writeHeader(p *printer, r *Run, s Summary) {
 	if set.Shard != nil {
 		p.printf("- shard: %s of the selection\n", set.Shard)
 	}
+	if note := set.BrowserNote(); note != "" {
+		p.printf("- browsers: %s\n", escape(note))
+	}
 	writeProvenanceLine(p, r)
 	if g := r.Regraded; g != nil {
 		p.printf("- regraded: from %s (run of %s) on %s against the suite's contracts at %s; %d outcome(s) changed\n",

@@ -135,6 +135,46 @@ type Settings struct {
 	Trace string `json:"trace,omitempty"`
 	// AllTasks reports that the selection is every task of the suite.
 	AllTasks bool `json:"all_tasks"`
+	// Isolate is how tasks were kept apart: "context" (a browser per
+	// worker, a fresh browser context per task) or "process" (a browser
+	// per task, or each worker's remote browser shared by its tasks).
+	// Empty in reports written before either existed (process).
+	Isolate string `json:"isolate,omitempty"`
+	// Browsers is "launched" (by the run) or "remote" (--browser-url).
+	Browsers string `json:"browsers,omitempty"`
+	// WebRoute is how the web reached the browser: "proxy" (the run's
+	// replay or recording server, as each task context's proxy),
+	// "flags" (the same server, through the launch flags of the task's
+	// browser) or "direct" (the browser's own network: --web live).
+	WebRoute string `json:"web_route,omitempty"`
+}
+
+// BrowserNote says in words how the run's browsers were set up and which
+// web they saw; empty for reports that do not say.
+func (s Settings) BrowserNote() string {
+	if s.Isolate == "" {
+		return ""
+	}
+	var b string
+	switch {
+	case s.Isolate == "context" && s.Browsers == "remote":
+		b = "remote, one per worker, a fresh browser context per task"
+	case s.Isolate == "context":
+		b = "launched, one per worker, a fresh browser context per task"
+	case s.Browsers == "remote":
+		b = "remote, one per worker, shared by its tasks as it is"
+	default:
+		b = "launched, one per task"
+	}
+	switch s.WebRoute {
+	case "proxy":
+		b += "; the " + s.Web + " web through each context's proxy (the task's own server)"
+	case "flags":
+		b += "; the " + s.Web + " web through each browser's launch flags (the task's own server)"
+	case "direct":
+		b += "; the browser's own network"
+	}
+	return b
 }
 
 // Caps are the budget caps of the run, as applied to every task.

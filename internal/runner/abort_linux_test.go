@@ -27,11 +27,11 @@ func TestAbortCutsTheJudgeShort(t *testing.T) {
 	cfg.JudgeTimeout = time.Hour
 	var mu sync.Mutex
 	var current string
-	cfg.Server = func(ctx context.Context, browserURL, workDir string) (mcp.Transport, error) {
+	cfg.Server = func(ctx context.Context, browserURL, browserContext, workDir string) (mcp.Transport, error) {
 		mu.Lock()
 		current = browserURL
 		mu.Unlock()
-		return inProcessServer(ctx, browserURL, workDir)
+		return inProcessServer(ctx, browserURL, browserContext, workDir)
 	}
 	ctx, interrupt := context.WithCancel(context.Background())
 	defer interrupt()

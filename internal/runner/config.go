@@ -40,12 +40,15 @@ const (
 )
 
 // ServerFunc starts the MCP tool server for one task, pointed at the
-// browser's DevTools endpoint, and returns the transport to reach it.
+// browser's DevTools endpoint and, when the task has one in a browser it
+// shares with the worker's other tasks, its browser context (empty when
+// the task has the browser to itself), and returns the transport to reach
+// it.
 // ctx ends only when the run is aborted: the server must then be killed
 // at once, not wait for a graceful exit.
 // workDir is an empty folder of the task's, removed when the task ends:
 // the server's working directory, so nothing it writes lands elsewhere.
-type ServerFunc func(ctx context.Context, browserURL, workDir string) (mcp.Transport, error)
+type ServerFunc func(ctx context.Context, browserURL, browserContext, workDir string) (mcp.Transport, error)
 
 // ProviderFunc returns the LLM provider that plays the agent in one task.
 type ProviderFunc func(t *suite.Task) (llm.Provider, error)
@@ -85,10 +88,15 @@ type Config struct {
 	// reaches another. WebReplay only.
 	Sites func(fallback http.Handler) http.Handler
 
-	// Browser configures launched browsers. When BrowserURL is set, tasks
-	// use that running browser instead (and must then run one at a time).
-	Browser    browser.Options
-	BrowserURL string
+	// Browser configures launched browsers. When BrowserURLs is set, the
+	// workers use those running browsers instead, worker i the i-th (so
+	// there must be one per worker): with IsolateContext each task gets a
+	// fresh context there, with IsolateProcess the worker's tasks share
+	// the browser as it is.
+	Browser     browser.Options
+	BrowserURLs []string
+	// Isolate is how tasks are kept apart; empty means IsolateContext.
+	Isolate Isolate
 
 	// Classes are the suite's screenshot classes.
 	Classes contract.Classes
@@ -136,6 +144,14 @@ type Config struct {
 	Abort <-chan struct{}
 	// JudgeTimeout bounds each judge's capture; zero means 20 s.
 	JudgeTimeout time.Duration
+}
+
+// isolate returns the isolation in force.
+func (c *Config) isolate() Isolate {
+	if c.Isolate == "" {
+		return IsolateContext
+	}
+	return c.Isolate
 }
 
 func (c *Config) judgeTimeout() time.Duration {

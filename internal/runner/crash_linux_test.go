@@ -18,26 +18,45 @@ import (
 
 	"contractbench/internal/report"
 	"contractbench/internal/runner"
+	"contractbench/internal/suite"
+	"contractbench/internal/transcript"
 )
 
 // TestBrowserCrashEndsTheTaskAsError kills a task's browser at the agent's
 // first call. That task must end as a harness error naming the crash, and
-// the next task must still run, in a browser of its own, and pass.
+// the next task must still run and pass: under either isolation in a new
+// browser (under IsolateContext, the worker's browser relaunched).
 func TestBrowserCrashEndsTheTaskAsError(t *testing.T) {
 	t.Parallel()
+	for _, iso := range []runner.Isolate{runner.IsolateContext, runner.IsolateProcess} {
+		t.Run(string(iso), func(t *testing.T) {
+			t.Parallel()
+			testBrowserCrash(t, iso)
+		})
+	}
+}
+
+func testBrowserCrash(t *testing.T, iso runner.Isolate) {
 	crash := variant(t, exampleTask, "crash", nil)
 	next := task(t, exampleTask)
 	cfg := newConfig(t, crash, next)
+	cfg.Isolate = iso
 
 	// Tasks run one at a time, so the last browser a server was started
 	// for is the running task's.
 	var mu sync.Mutex
 	var current string
-	cfg.Server = func(ctx context.Context, browserURL, workDir string) (mcp.Transport, error) {
+	browsers := map[string]string{}
+	cfg.Server = func(ctx context.Context, browserURL, browserContext, workDir string) (mcp.Transport, error) {
 		mu.Lock()
 		current = browserURL
 		mu.Unlock()
-		return inProcessServer(ctx, browserURL, workDir)
+		return inProcessServer(ctx, browserURL, browserContext, workDir)
+	}
+	cfg.TaskDone = func(tk *suite.Task, _ *report.TaskResult, _ *transcript.Recorder) {
+		mu.Lock()
+		browsers[tk.ID] = current
+		mu.Unlock()
 	}
 	killErr := fmt.Errorf("the crash task made no call")
 	cfg.Progress = func(e runner.Event) {
@@ -67,6 +86,9 @@ func TestBrowserCrashEndsTheTaskAsError(t *testing.T) {
 	}
 	if r := run.Results[1]; r.Task != next.ID || r.Outcome != report.OutcomePassed {
 		t.Errorf("next task %s: %s (%s), want %s passed", r.Task, r.Outcome, r.Reason, next.ID)
+	}
+	if browsers[next.ID] == browsers[crash.ID] {
+		t.Errorf("the next task ran on %s, the browser that was killed; want a new one", browsers[next.ID])
 	}
 }
 

@@ -1,10 +1,14 @@
 // Package runner orchestrates benchmark tasks. For each task it starts the
 // web layer (the hermetic replay server, or nothing for the live web), a
-// fresh browser, the judge's own CDP session, the MCP tool server and the
-// agent loop; then it lets the judge capture the browser's final state and
-// grades it with contract.Evaluate. Tasks run in parallel with -j, each with
-// its own browser and server.
+// fresh browser context in its worker's browser (IsolateContext: the web
+// through the context's proxy) or a fresh browser (IsolateProcess: the web
+// through its launch flags), the judge's own CDP session confined to that
+// context, the MCP tool server and the agent loop; then it lets the judge
+// capture the browser's final state and grades it with contract.Evaluate.
+// Tasks run in parallel with -j workers, each with a browser of its own
+// (launched, or one of Config.BrowserURLs).
 //
 // A task the agent fails is a result. A browser or server that dies ends
-// that task as an error; the run goes on with the next task.
+// that task as an error; the run goes on with the next task, in a new
+// browser.
 package runner

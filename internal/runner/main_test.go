@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"contractbench/internal/agent/agenttest"
@@ -70,8 +71,8 @@ func haveChromium() bool {
 // inProcessServer is a ServerFunc that runs the built-in tool server in
 // this process and hands the runner the client end of an in-memory pipe.
 // The server ends when the runner closes its session.
-func inProcessServer(ctx context.Context, browserURL, workDir string) (mcp.Transport, error) {
-	srv, err := toolserver.New(ctx, toolserver.Options{BrowserURL: browserURL})
+func inProcessServer(ctx context.Context, browserURL, browserContext, workDir string) (mcp.Transport, error) {
+	srv, err := toolserver.New(ctx, toolserver.Options{BrowserURL: browserURL, BrowserContext: cdp.BrowserContextID(browserContext)})
 	if err != nil {
 		return nil, err
 	}

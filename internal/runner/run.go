@@ -15,11 +15,16 @@ import (
 // flight are stopped, tasks not started are skipped, and the report is
 // marked incomplete; Run still returns it so it can be written.
 func Run(ctx context.Context, cfg *Config) (*report.Run, error) {
-	if cfg.BrowserURL != "" && cfg.Parallel > 1 {
-		return nil, fmt.Errorf("tasks share the browser at %s, so they must run one at a time (-j 1)", cfg.BrowserURL)
-	}
 	repeat := max(cfg.Repeat, 1)
 	parallel := max(cfg.Parallel, 1)
+	if n := len(cfg.BrowserURLs); n > 0 && n != parallel {
+		return nil, fmt.Errorf("%d browser endpoints for %d workers: each worker needs a browser of its own (-j %d, or as many endpoints as -j)", n, parallel, n)
+	}
+	switch cfg.isolate() {
+	case IsolateContext, IsolateProcess:
+	default:
+		return nil, fmt.Errorf("unknown isolation %q: want %s or %s", cfg.Isolate, IsolateContext, IsolateProcess)
+	}
 	run := &report.Run{
 		SchemaVersion: report.SchemaVersion,
 		Started:       cfg.now(),
@@ -54,10 +59,12 @@ func Run(ctx context.Context, cfg *Config) (*report.Run, error) {
 	}
 	queue := make(chan job)
 	var wg sync.WaitGroup
-	for range parallel {
+	for i := range parallel {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			w := newWorker(cfg, i)
+			defer w.close()
 			for j := range queue {
 				// The feed's select picks at random between a free
 				// worker and an ended ctx, so a job can arrive after
@@ -66,7 +73,7 @@ func Run(ctx context.Context, cfg *Config) (*report.Run, error) {
 				if ctx.Err() != nil {
 					continue
 				}
-				res, rec := RunTask(ctx, cfg, j.task, j.attempt)
+				res, rec := w.runTask(ctx, j.task, j.attempt)
 				results[j.slot] = res
 				if cfg.TaskDone != nil {
 					cfg.TaskDone(j.task, res, rec)

@@ -12,11 +12,11 @@ import (
 	"contractbench/internal/cdpconn"
 )
 
-// openStart navigates the browser's first page to the task's start URL, the
-// way a user's browser would be opened on it, waits for its load event and
-// detaches. It runs after the judge attached, so the judge sees the start
-// page load too.
-func openStart(ctx context.Context, browserURL, url string) error {
+// openStart navigates the task's page (id, or the browser's first page
+// when id is empty) to the task's start URL, the way a user's browser
+// would be opened on it, waits for its load event and detaches. It runs
+// after the judge attached, so the judge sees the start page load too.
+func openStart(ctx context.Context, browserURL string, id target.ID, url string) error {
 	// The connection attaches to one page alone, so every lifecycle event
 	// it hears is that page's. loads carries the loader of each document
 	// that fired its load event.
@@ -38,19 +38,20 @@ func openStart(ctx context.Context, browserURL, url string) error {
 	c.Listen()
 	// Closing the connection detaches, never closes: the page is the task's.
 	defer c.Close()
-	targets, err := cdpconn.Send(ctx, c, "", target.GetTargets, target.GetTargetsParams{})
-	if err != nil {
-		return fmt.Errorf("list pages: %w", err)
-	}
-	var id target.ID
-	for _, t := range targets.TargetInfos {
-		if t.Type == "page" {
-			id = t.TargetID
-			break
-		}
-	}
 	if id == "" {
-		return fmt.Errorf("the browser has no page to open %s in", url)
+		targets, err := cdpconn.Send(ctx, c, "", target.GetTargets, target.GetTargetsParams{})
+		if err != nil {
+			return fmt.Errorf("list pages: %w", err)
+		}
+		for _, t := range targets.TargetInfos {
+			if t.Type == "page" {
+				id = t.TargetID
+				break
+			}
+		}
+		if id == "" {
+			return fmt.Errorf("the browser has no page to open %s in", url)
+		}
 	}
 	att, err := cdpconn.Send(ctx, c, "", target.AttachToTarget, target.AttachToTargetParams{TargetID: id, Flatten: new(true)})
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto"
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -32,8 +33,8 @@ const forgery = `() => {
 // serverWithEvaluate is the built-in tool server plus an evaluate_script
 // tool that really runs the given function in the page, as
 // chrome-devtools-mcp's does.
-func serverWithEvaluate(ctx context.Context, browserURL, workDir string) (mcp.Transport, error) {
-	srv, err := toolserver.New(ctx, toolserver.Options{BrowserURL: browserURL})
+func serverWithEvaluate(ctx context.Context, browserURL, browserContext, workDir string) (mcp.Transport, error) {
+	srv, err := toolserver.New(ctx, toolserver.Options{BrowserURL: browserURL, BrowserContext: cdp.BrowserContextID(browserContext)})
 	if err != nil {
 		return nil, err
 	}
@@ -42,7 +43,11 @@ func serverWithEvaluate(ctx context.Context, browserURL, workDir string) (mcp.Tr
 	}
 	mcp.AddTool(srv.MCP(), &mcp.Tool{Name: "evaluate_script", Description: "Runs a JavaScript function in the page."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in args) (*mcp.CallToolResult, any, error) {
-			return nil, nil, evaluate(ctx, browserURL, in.Function)
+			v, err := evaluate(ctx, browserURL, browserContext, in.Function)
+			if err != nil {
+				return nil, nil, err
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: v}}}, nil, nil
 		})
 	serverEnd, clientEnd := mcp.NewInMemoryTransports()
 	ss, err := srv.MCP().Connect(context.Background(), serverEnd, nil)
@@ -57,37 +62,42 @@ func serverWithEvaluate(ctx context.Context, browserURL, workDir string) (mcp.Tr
 	return clientEnd, nil
 }
 
-// evaluate runs fn in the browser's page (the task has one), over a
-// session of its own, as a peer server's evaluate tool would.
-func evaluate(ctx context.Context, browserURL, fn string) error {
+// evaluate runs fn in the task's page (the task has one, in browser
+// context browserContext when it is set), over a session of its own, as a
+// peer server's evaluate tool would, and returns its value as JSON.
+func evaluate(ctx context.Context, browserURL, browserContext, fn string) (string, error) {
 	conn, err := cdpconn.Dial(ctx, browserURL, func(target.SessionID, *cdproto.Message) {})
 	if err != nil {
-		return err
+		return "", err
 	}
 	conn.Listen()
 	defer conn.Close() // detaches; the page stays
 	targets, err := cdpconn.Send(ctx, conn, "", target.GetTargets, target.GetTargetsParams{})
 	if err != nil {
-		return err
+		return "", err
 	}
 	for _, t := range targets.TargetInfos {
-		if t.Type != "page" {
+		if t.Type != "page" || browserContext != "" && string(t.BrowserContextID) != browserContext {
 			continue
 		}
 		att, err := cdpconn.Send(ctx, conn, "", target.AttachToTarget, target.AttachToTargetParams{TargetID: t.TargetID, Flatten: new(true)})
 		if err != nil {
-			return err
+			return "", err
 		}
-		res, err := cdpconn.Send(ctx, conn, att.SessionID, runtime.Evaluate, runtime.EvaluateParams{Expression: "(" + fn + ")()"})
+		res, err := cdpconn.Send(ctx, conn, att.SessionID, runtime.Evaluate, runtime.EvaluateParams{
+			Expression: "(" + fn + ")()", ReturnByValue: new(true), AwaitPromise: new(true)})
 		if err != nil {
-			return err
+			return "", err
 		}
 		if res.ExceptionDetails != nil {
-			return fmt.Errorf("evaluate: %s", res.ExceptionDetails.Text)
+			return "", fmt.Errorf("evaluate: %s", res.ExceptionDetails.Text)
 		}
-		return nil
+		if res.Result == nil {
+			return "", nil
+		}
+		return string(res.Result.Value), nil
 	}
-	return fmt.Errorf("no page")
+	return "", fmt.Errorf("no page")
 }
 
 // A contract is only proof if the agent cannot write the evidence itself:

@@ -82,9 +82,15 @@ type taskRun struct {
 	// agent stopped (the judge, the server's graceful exit) runs in it.
 	abort context.Context
 
+	// worker is the slot the task runs in, which holds the browser under
+	// IsolateContext.
+	worker  *worker
 	cleanup []func()
 	replay  *webreplay.Replayer
 	browser *browser.Browser
+	// context is the task's browser context and first page under
+	// IsolateContext; zero when the task has a browser to itself.
+	context taskContext
 	judge   *judge.Judge
 	// thumbs holds the judge's thumbnail after each tool call, by seq;
 	// thumbTime is the time taking them has cost the task so far.
@@ -97,10 +103,19 @@ type taskRun struct {
 // stops rather than push the task towards its timeout.
 const thumbnailShare = 10
 
-// RunTask runs one attempt of a task and grades it. It never returns an
-// error: whatever went wrong is in the result.
+// RunTask runs one attempt of a task and grades it, in a browser of its
+// own (cfg's first browser endpoint, when it has endpoints). It never
+// returns an error: whatever went wrong is in the result.
 func RunTask(ctx context.Context, cfg *Config, t *suite.Task, attempt int) (*report.TaskResult, *transcript.Recorder) {
-	r := &taskRun{cfg: cfg, task: t, attempt: attempt, start: cfg.now()}
+	w := newWorker(cfg, 0)
+	defer w.close()
+	return w.runTask(ctx, t, attempt)
+}
+
+// runTask is RunTask in the worker's browser.
+func (w *worker) runTask(ctx context.Context, t *suite.Task, attempt int) (*report.TaskResult, *transcript.Recorder) {
+	cfg := w.cfg
+	r := &taskRun{cfg: cfg, task: t, attempt: attempt, start: cfg.now(), worker: w}
 	defer r.close()
 	var stopAbort context.CancelFunc
 	r.abort, stopAbort = abortContext(ctx, cfg.Abort)
@@ -154,7 +169,7 @@ func (r *taskRun) run(parent context.Context) (*report.TaskResult, *transcript.R
 	// The server lives until the task's cleanup closes it, past the
 	// task's own deadline (the judge grades first); only an abort kills
 	// it early.
-	transport, err := r.cfg.Server(r.abort, r.browser.URL(), workDir)
+	transport, err := r.cfg.Server(r.abort, r.browser.URL(), string(r.context.id), workDir)
 	if err != nil {
 		return errorResult(res, &harnessError{"tool server", err}), nil
 	}
@@ -216,9 +231,10 @@ func (r *taskRun) run(parent context.Context) (*report.TaskResult, *transcript.R
 	return res, rec
 }
 
-// setUp starts the web layer, the browser, the judge, and opens the start
-// URL, in that order: the judge is attached before anything of the task
-// happens in the browser.
+// setUp starts the web layer, the browser (or the task's context in the
+// worker's browser), the judge, and opens the start URL, in that order:
+// the judge is attached before anything of the task happens in the
+// browser.
 func (r *taskRun) setUp(ctx context.Context) error {
 	opts := r.cfg.Browser
 	var handler http.Handler
@@ -235,25 +251,52 @@ func (r *taskRun) setUp(ctx context.Context) error {
 		// No host list: every host maps to the recording server.
 		handler = r.cfg.Recorder
 	}
+	var srv *webreplay.Server
 	if handler != nil {
-		srv, err := webreplay.NewServer(handler, webreplay.ServerOptions{Hosts: hosts})
+		authority, err := r.worker.serverAuthority()
 		if err != nil {
 			return &harnessError{"web replay", err}
 		}
+		if srv, err = webreplay.NewServer(handler, webreplay.ServerOptions{Hosts: hosts, Authority: authority}); err != nil {
+			return &harnessError{"web replay", err}
+		}
 		r.onClose(func() { srv.Close() })
-		opts.Flags = append(append([]string(nil), opts.Flags...), srv.ChromiumFlags()...)
+	}
+	if r.cfg.isolate() == IsolateContext {
+		b, conn, err := r.worker.browser(ctx)
+		if err != nil {
+			return &harnessError{"browser", err}
+		}
+		r.browser = b
+		// The task's web reaches its context, and only its context,
+		// through the context's proxy: the task's own server.
+		var proxy, bypass string
+		if srv != nil {
+			proxy, bypass = srv.ProxyURL(), srv.ProxyBypass()
+		}
+		tc, dispose, err := r.worker.newContext(ctx, conn, proxy, bypass)
+		if err != nil {
+			return &harnessError{"browser", err}
+		}
+		r.context = tc
+		r.onClose(dispose)
+	} else {
+		if srv != nil {
+			opts.Flags = append(append([]string(nil), opts.Flags...), srv.ChromiumFlags()...)
+		}
+		var err error
+		if r.worker.endpoint != "" {
+			r.browser, err = browser.Attach(ctx, r.worker.endpoint)
+		} else {
+			r.browser, err = browser.Launch(ctx, opts)
+		}
+		if err != nil {
+			return &harnessError{"browser", err}
+		}
+		r.onClose(func() { r.browser.Close() })
 	}
 	var err error
-	if r.cfg.BrowserURL != "" {
-		r.browser, err = browser.Attach(ctx, r.cfg.BrowserURL)
-	} else {
-		r.browser, err = browser.Launch(ctx, opts)
-	}
-	if err != nil {
-		return &harnessError{"browser", err}
-	}
-	r.onClose(func() { r.browser.Close() })
-	r.judge, err = judge.Attach(ctx, r.browser.URL(), judge.Options{})
+	r.judge, err = judge.Attach(ctx, r.browser.URL(), judge.Options{BrowserContext: r.context.id})
 	if err != nil {
 		return &harnessError{err: err}
 	}
@@ -272,7 +315,7 @@ func (r *taskRun) openStartPage(ctx context.Context) (wait func() error) {
 	}
 	done := make(chan error, 1)
 	go func() {
-		if err := openStart(ctx, r.browser.URL(), r.task.StartURL); err != nil {
+		if err := openStart(ctx, r.browser.URL(), r.context.page, r.task.StartURL); err != nil {
 			done <- &harnessError{"start page", err}
 			return
 		}

@@ -8,7 +8,7 @@ import "sync"
 const builtinYAML = `format_version: 1
 servers:
   - name: builtin
-    command: ["{self}", mcp, --cdp, "{cdp_url}"]
+    command: ["{self}", mcp, --cdp, "{cdp_url}", --browser-context, "{browser_context}"]
     snapshot_format: builtin
     allow: [navigate, read_page, find, click, type, press_key, select_option, scroll, go_back, wait_for, screenshot, tabs]
     page_tools: [read_page]

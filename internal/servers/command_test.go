@@ -17,7 +17,7 @@ func TestCommand(t *testing.T) {
 		"TMPDIR=/tmp", "CHROME_DEVTOOLS_MCP_NO_UPDATE_CHECKS=0",
 		"AWS_SECRET_ACCESS_KEY=aws-secret", "DB_PASSWORD=db-secret",
 	}
-	spawn := Spawn{Root: "/repo", Self: "/bin/contractbench", CDPURL: "http://127.0.0.1:9222", WorkDir: "/scratch/t1", Environ: environ}
+	spawn := Spawn{Root: "/repo", Self: "/bin/contractbench", CDPURL: "http://127.0.0.1:9222", BrowserContext: "C0FFEE", WorkDir: "/scratch/t1", Environ: environ}
 	tests := []struct {
 		server   string
 		wantArgs []string
@@ -27,7 +27,7 @@ func TestCommand(t *testing.T) {
 	}{
 		{
 			server:   "builtin",
-			wantArgs: []string{"/bin/contractbench", "mcp", "--cdp", "http://127.0.0.1:9222"},
+			wantArgs: []string{"/bin/contractbench", "mcp", "--cdp", "http://127.0.0.1:9222", "--browser-context", "C0FFEE"},
 			wantEnv:  []string{"PATH=/usr/bin", "HOME=/home/u", "TMPDIR=/tmp"},
 			wantNoEnv: []string{"ANTHROPIC_API_KEY=sk-secret", "OPENAI_API_KEY=sk-other", "GITHUB_TOKEN=ghp",
 				"AWS_SECRET_ACCESS_KEY=aws-secret", "DB_PASSWORD=db-secret"},
@@ -174,5 +174,31 @@ func TestInstalled(t *testing.T) {
 				t.Errorf("%s: Installed = %q, want it to mention %q", tc.name, err, w)
 			}
 		}
+	}
+}
+
+// TestConfined: only a server whose command takes {browser_context} can be
+// confined to a task's browser context; an empty one (a task with a
+// browser to itself) is allowed, unlike the other placeholders.
+func TestConfined(t *testing.T) {
+	set, err := Load("../../benchmarks/servers.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]bool{"builtin": true, "playwright": false, "chrome-devtools": false} {
+		p, err := set.Get(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := p.Confined(); got != want {
+			t.Errorf("%s: Confined() = %v, want %v", name, got, want)
+		}
+	}
+	cmd, err := Builtin().Command(Spawn{Self: "/bin/contractbench", CDPURL: "http://127.0.0.1:9222"})
+	if err != nil {
+		t.Fatalf("Command without a browser context: %v", err)
+	}
+	if got := cmd.Args[len(cmd.Args)-2:]; !slices.Equal(got, []string{"--browser-context", ""}) {
+		t.Errorf("args end %q, want an empty --browser-context", got)
 	}
 }

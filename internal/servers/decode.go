@@ -42,7 +42,7 @@ func parse(file string, data []byte) (*Set, error) {
 }
 
 // The command placeholders, filled by Profile.Command.
-var commandPlaceholders = []string{"{self}", "{cdp_url}", "{root}", "{work_dir}"}
+var commandPlaceholders = []string{"{self}", "{cdp_url}", "{browser_context}", "{root}", "{work_dir}"}
 
 // actionPlaceholders lists, per action, the placeholders its args may use;
 // the required ones are those the action cannot do without.

@@ -108,6 +108,13 @@ type template struct {
 // Name is the server's name, as --server gives it.
 func (p *Profile) Name() string { return p.name }
 
+// Confined reports whether the server can be confined to one browser
+// context of a shared browser: its command takes {browser_context}. A
+// server that cannot is given a browser of its own per task instead.
+func (p *Profile) Confined() bool {
+	return slices.ContainsFunc(p.command, func(a string) bool { return strings.Contains(a, "{browser_context}") })
+}
+
 // Package is the npm package the server runs from, or nil for the built-in
 // server.
 func (p *Profile) Package() *Package {
@@ -167,6 +174,10 @@ type Spawn struct {
 	Self string
 	// CDPURL is the browser's DevTools endpoint; it fills {cdp_url}.
 	CDPURL string
+	// BrowserContext is the task's browser context in that browser; it
+	// fills {browser_context}, which may be empty (the browser's default
+	// context: a task with a browser of its own).
+	BrowserContext string
 	// WorkDir is the server's working directory and fills {work_dir}.
 	// Peers write files there (Playwright's snapshots, any file name an
 	// agent passes a tool), so it should be a scratch folder of the task's
@@ -188,14 +199,14 @@ type Spawn struct {
 // trust with them. The caller starts it, usually through Transport.
 func (p *Profile) Command(s Spawn) (*exec.Cmd, error) {
 	values := []struct{ ph, val string }{
-		{"{self}", s.Self}, {"{cdp_url}", s.CDPURL}, {"{root}", s.Root}, {"{work_dir}", s.WorkDir},
+		{"{self}", s.Self}, {"{cdp_url}", s.CDPURL}, {"{browser_context}", s.BrowserContext}, {"{root}", s.Root}, {"{work_dir}", s.WorkDir},
 	}
 	fill := func(v string) (string, error) {
 		for _, x := range values {
 			if !strings.Contains(v, x.ph) {
 				continue
 			}
-			if x.val == "" {
+			if x.val == "" && x.ph != "{browser_context}" {
 				return "", fmt.Errorf("server %s: %s is used but not given", p.name, x.ph)
 			}
 			v = strings.ReplaceAll(v, x.ph, x.val)

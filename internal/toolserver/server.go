@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto"
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -28,6 +29,10 @@ type Options struct {
 	// BrowserURL is the DevTools HTTP endpoint of the browser to drive
 	// (http://127.0.0.1:PORT). Required.
 	BrowserURL string
+	// BrowserContext, when set, is the browser context the server works
+	// in: its tabs are the only ones it lists, uses or opens. Empty means
+	// the context of the first tab it finds.
+	BrowserContext cdp.BrowserContextID
 	// Settle bounds how long an action waits for its effects (a
 	// navigation's load, then network idle or a quiet DOM) before it
 	// reports. Zero means DefaultSettle.
@@ -128,6 +133,9 @@ func (s *Server) connect(ctx context.Context, first target.ID) error {
 	res, err := cdpconn.Send(ctx, s.conn, "", target.GetTargets, target.GetTargetsParams{})
 	if err != nil {
 		return fmt.Errorf("listing targets: %w", err)
+	}
+	if s.opts.BrowserContext != "" {
+		s.tabs.restrict(s.opts.BrowserContext)
 	}
 	for _, info := range res.TargetInfos {
 		s.tabs.put(info)

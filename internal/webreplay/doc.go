@@ -59,5 +59,19 @@
 // The blanket --ignore-certificate-errors is never used: it would make the
 // browser accept any certificate from anyone, so a run that leaked past the
 // resolver rules would talk to an impostor without a sign. The pin accepts
-// exactly this server's key and nothing else.
+// exactly this server's key and nothing else. Servers that share an
+// Authority share its key, so one pin covers a browser that many servers
+// serve in turn (the runner's browser per worker).
+//
+// # The server as a proxy
+//
+// A browser that was not launched by us cannot be given resolver rules or
+// a pin. It can be given a proxy per browser context
+// (Target.createBrowserContext's proxyServer): the server's port, which
+// answers CONNECT for the archive's hosts by tunnelling to itself, and
+// refuses every other host, loopback included (ProxyBypass), so the
+// context reaches nothing else. Such a browser must then accept the
+// server's certificates by other means (the runner uses CDP's
+// Security.setIgnoreCertificateErrors, safe only because the context's
+// every connection goes to the server).
 package webreplay

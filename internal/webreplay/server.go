@@ -31,6 +31,31 @@ type ServerOptions struct {
 	ErrorLog *log.Logger
 	// Now is the clock used for certificate validity; nil means time.Now.
 	Now func() time.Time
+	// Authority, when set, is the certificate authority the server mints
+	// its certificates with, shared with other servers so that one SPKI
+	// pin (Authority.ChromiumFlag) covers them all; nil makes a fresh one
+	// for the server alone.
+	Authority *Authority
+}
+
+// Authority is a certificate authority that several servers can share: a
+// browser launched with its ChromiumFlag accepts the certificates of every
+// server made with it, and no other. It lives in memory only.
+type Authority struct{ ca *authority }
+
+// NewAuthority makes a fresh authority.
+func NewAuthority() (*Authority, error) {
+	ca, err := newAuthority(time.Now)
+	if err != nil {
+		return nil, fmt.Errorf("replay authority: %w", err)
+	}
+	return &Authority{ca}, nil
+}
+
+// ChromiumFlag returns --ignore-certificate-errors-spki-list with the
+// authority's one leaf key.
+func (a *Authority) ChromiumFlag() string {
+	return "--ignore-certificate-errors-spki-list=" + a.ca.spki
 }
 
 // sniffTimeout bounds how long a new connection may stay silent before the
@@ -41,6 +66,13 @@ const sniffTimeout = 30 * time.Second
 // A Server answers HTTPS for any host name on one loopback port, with h
 // behind it (Replay or Record). The same port answers plain HTTP with a
 // redirect to https, so an http:// link mapped to it still works.
+//
+// The port is also an HTTP proxy for the same web (ProxyURL): a CONNECT to
+// one of its hosts opens a tunnel that the server itself answers, with its
+// certificates, as if the browser had reached it through the resolver
+// rules. A browser can be pointed at it without launch flags, per browser
+// context (Target.createBrowserContext's proxyServer), which is how a
+// browser already running elsewhere gets the replay web.
 type Server struct {
 	ln    net.Listener
 	ca    *authority
@@ -70,9 +102,14 @@ func NewServer(h http.Handler, opts ServerOptions) (*Server, error) {
 	if now == nil {
 		now = time.Now
 	}
-	ca, err := newAuthority(now)
-	if err != nil {
-		return nil, fmt.Errorf("replay server: %w", err)
+	var ca *authority
+	if opts.Authority != nil {
+		ca = opts.Authority.ca
+	} else {
+		var err error
+		if ca, err = newAuthority(now); err != nil {
+			return nil, fmt.Errorf("replay server: %w", err)
+		}
 	}
 	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(opts.Port)))
 	if err != nil {
@@ -98,7 +135,7 @@ func NewServer(h http.Handler, opts ServerOptions) (*Server, error) {
 		ReadHeaderTimeout: time.Minute,
 	}
 	s.plainSrv = &http.Server{
-		Handler:           withoutDate(http.HandlerFunc(redirectToHTTPS)),
+		Handler:           withoutDate(http.HandlerFunc(s.plain)),
 		ErrorLog:          errLog,
 		ReadHeaderTimeout: time.Minute,
 	}
@@ -154,6 +191,21 @@ func (s *Server) ChromiumFlags() []string {
 		"--host-resolver-rules=" + strings.Join(rules, ", "),
 		"--ignore-certificate-errors-spki-list=" + s.ca.spki,
 	}
+}
+
+// ProxyURL returns the server as an HTTP proxy, http://127.0.0.1:<port>.
+func (s *Server) ProxyURL() string { return "http://" + s.Addr() }
+
+// ProxyBypass returns the proxy bypass list that matches ChromiumFlags: with
+// Hosts, "<-loopback>", so even loopback addresses go through the proxy,
+// which refuses them as it refuses every name not in Hosts; without, ""
+// (Chromium's default), so pages on loopback stay reachable while
+// recording.
+func (s *Server) ProxyBypass() string {
+	if len(s.hosts) == 0 {
+		return ""
+	}
+	return "<-loopback>"
 }
 
 // Close stops the server and closes every connection. It waits for the
@@ -213,13 +265,19 @@ func (s *Server) acceptLoop() {
 // in acceptLoop, so a silent connection cannot hold up the others.
 func (s *Server) sniff(c net.Conn) {
 	defer s.wg.Done()
+	s.route(c, c)
+}
+
+// route reads the first byte of c and hands it to the TLS or the plain
+// server; key is c's entry in pending.
+func (s *Server) route(key, c net.Conn) {
 	br := bufio.NewReaderSize(c, 1)
 	c.SetReadDeadline(time.Now().Add(sniffTimeout))
 	first, err := br.Peek(1)
 	c.SetReadDeadline(time.Time{})
 
 	s.mu.Lock()
-	delete(s.pending, c)
+	delete(s.pending, key)
 	closed := s.closed
 	s.mu.Unlock()
 	if err != nil || closed {
@@ -232,6 +290,68 @@ func (s *Server) sniff(c net.Conn) {
 	} else {
 		s.plainConns.push(pc)
 	}
+}
+
+// plain answers the plain HTTP side of the port: a CONNECT opens a tunnel
+// to the server itself; anything else is redirected to https.
+func (s *Server) plain(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodConnect {
+		// A request through the proxy names its host in an absolute URL;
+		// one to a host outside the web is refused as a tunnel would be.
+		if r.URL.Host != "" && !s.serves(r.URL.Hostname()) {
+			http.Error(w, "not a host of the replay web: "+r.URL.Hostname(), http.StatusBadGateway)
+			return
+		}
+		redirectToHTTPS(w, r)
+		return
+	}
+	host, port, err := net.SplitHostPort(r.Host)
+	if err != nil || (port != "443" && port != "80") {
+		http.Error(w, "the replay proxy tunnels to ports 443 and 80 only", http.StatusForbidden)
+		return
+	}
+	if !s.serves(host) {
+		// As the resolver rules' MAP * ~NOTFOUND: no such host.
+		http.Error(w, "not a host of the replay web: "+host, http.StatusBadGateway)
+		return
+	}
+	hj, ok := w.(http.Hijacker)
+	if !ok {
+		http.Error(w, "tunnels need HTTP/1.1", http.StatusHTTPVersionNotSupported)
+		return
+	}
+	c, rw, err := hj.Hijack()
+	if err != nil {
+		return
+	}
+	if _, err := c.Write([]byte("HTTP/1.1 200 Connection established\r\n\r\n")); err != nil {
+		c.Close()
+		return
+	}
+	// What the client sent after its CONNECT is already in rw's buffer.
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		c.Close()
+		return
+	}
+	s.pending[c] = struct{}{}
+	s.wg.Add(1)
+	s.mu.Unlock()
+	go func() {
+		defer s.wg.Done()
+		s.route(c, &peekedConn{Conn: c, r: rw.Reader})
+	}()
+}
+
+// serves reports whether the server answers for host: one of Hosts, or any
+// host when there are none.
+func (s *Server) serves(host string) bool {
+	if len(s.hosts) == 0 {
+		return true
+	}
+	_, ok := slices.BinarySearch(s.hosts, strings.ToLower(host))
+	return ok
 }
 
 // redirectToHTTPS answers plain HTTP: the same URL, over https, on the

@@ -10,6 +10,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -422,5 +423,67 @@ func TestServerCertificatesFollowTheClock(t *testing.T) {
 				t.Errorf("verifying at %v: error %v, want success %v", tt.when, err, tt.wantOK)
 			}
 		})
+	}
+}
+
+// TestServerIsAProxy reaches the server the way a browser context with
+// proxyServer set does: through CONNECT tunnels (and plain requests in
+// absolute form), for the archive's hosts only.
+func TestServerIsAProxy(t *testing.T) {
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, "%s %s", r.Host, r.URL.Path)
+	})
+	s := startServer(t, h, ServerOptions{Hosts: []string{"example.com", "docs.example.org"}})
+	if got, want := s.ProxyURL(), "http://"+s.Addr(); got != want {
+		t.Errorf("ProxyURL = %q, want %q", got, want)
+	}
+	if got := s.ProxyBypass(); got != "<-loopback>" {
+		t.Errorf("ProxyBypass = %q, want <-loopback>: loopback must go through the proxy too", got)
+	}
+	proxy, err := url.Parse(s.ProxyURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := &http.Transport{Proxy: http.ProxyURL(proxy), TLSClientConfig: &tls.Config{RootCAs: s.CAPool()}}
+	t.Cleanup(tr.CloseIdleConnections)
+	c := &http.Client{Transport: tr, Timeout: 10 * time.Second,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+
+	for u, want := range map[string]string{"https://example.com/a": "example.com /a", "https://docs.example.org/b/c": "docs.example.org /b/c"} {
+		if got := fetch(t, c, "GET", u, nil, nil); got.Status != 200 || got.Body != want {
+			t.Errorf("GET %s through the proxy: %d %q, want 200 %q", u, got.Status, got.Body, want)
+		}
+	}
+	if got := fetch(t, c, "GET", "http://example.com/p?q=1", nil, nil); got.Status != http.StatusMovedPermanently || got.Header.Get("Location") != "https://example.com/p?q=1" {
+		t.Errorf("plain GET through the proxy: %d, Location %q; want a redirect to https", got.Status, got.Header.Get("Location"))
+	}
+	if got := fetch(t, c, "GET", "http://elsewhere.net/", nil, nil); got.Status != http.StatusBadGateway {
+		t.Errorf("plain GET of another host through the proxy: %d, want 502", got.Status)
+	}
+	for _, u := range []string{"https://elsewhere.net/", "https://127.0.0.1/", "https://example.com:8443/"} {
+		if resp, err := c.Get(u); err == nil {
+			resp.Body.Close()
+			t.Errorf("GET %s through the proxy: %s, want the tunnel refused", u, resp.Status)
+		}
+	}
+}
+
+// TestServersShareAnAuthority: two servers made with one Authority carry
+// the same key, so the one pin its ChromiumFlag gives covers both.
+func TestServersShareAnAuthority(t *testing.T) {
+	a, err := NewAuthority()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {})
+	s1 := startServer(t, h, ServerOptions{Hosts: []string{"example.com"}, Authority: a})
+	s2 := startServer(t, h, ServerOptions{Hosts: []string{"example.com"}, Authority: a})
+	s3 := startServer(t, h, ServerOptions{Hosts: []string{"example.com"}})
+	want := "--ignore-certificate-errors-spki-list=" + s1.SPKIHash()
+	if a.ChromiumFlag() != want || s2.SPKIHash() != s1.SPKIHash() {
+		t.Errorf("flag %q, pins %s and %s; want both servers under %q", a.ChromiumFlag(), s1.SPKIHash(), s2.SPKIHash(), want)
+	}
+	if s3.SPKIHash() == s1.SPKIHash() {
+		t.Errorf("a server without the authority has its key: %s", s3.SPKIHash())
 	}
 }

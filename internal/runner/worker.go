@@ -1,0 +1,187 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/security"
+	"github.com/chromedp/cdproto/target"
+
+	"contractbench/internal/browser"
+	"contractbench/internal/cdpconn"
+	"contractbench/internal/webreplay"
+)
+
+// Isolate says how the tasks a worker runs one after another are kept
+// apart.
+type Isolate string
+
+const (
+	// IsolateContext gives each worker one browser for all its tasks and
+	// each task a fresh browser context in it (cookies, storage, cache,
+	// permissions and its own network route), disposed when the task
+	// ends. The default.
+	IsolateContext Isolate = "context"
+	// IsolateProcess gives each task a browser of its own, launched for
+	// it and killed after it (or, with browser endpoints, the worker's
+	// browser as it is, shared by its tasks one after another).
+	IsolateProcess Isolate = "process"
+)
+
+// disposeTimeout bounds the disposal of a task's browser context, after
+// the task, whatever state its context is in.
+const disposeTimeout = 20 * time.Second
+
+// worker is one of the run's parallel slots. Under IsolateContext it holds
+// its browser across tasks, with a browser-level connection of its own,
+// and launches (or attaches) it again when it has ended.
+type worker struct {
+	cfg *Config
+	// endpoint is the DevTools endpoint of the worker's browser when it
+	// runs elsewhere; empty launches one.
+	endpoint string
+
+	b    *browser.Browser
+	conn *cdpconn.Conn
+	// authority mints the certificates of the worker's replay or
+	// recording servers; a launched browser is started pinned to it.
+	authority *webreplay.Authority
+}
+
+// newWorker returns worker number i of the run.
+func newWorker(cfg *Config, i int) *worker {
+	w := &worker{cfg: cfg}
+	if len(cfg.BrowserURLs) > 0 {
+		w.endpoint = cfg.BrowserURLs[i%len(cfg.BrowserURLs)]
+	}
+	return w
+}
+
+// serverAuthority returns the authority for the worker's replay servers
+// under IsolateContext (made on first use), nil under IsolateProcess,
+// where each server pins its own in the browser launched for it.
+func (w *worker) serverAuthority() (*webreplay.Authority, error) {
+	if w.cfg.isolate() != IsolateContext {
+		return nil, nil
+	}
+	if w.authority == nil {
+		a, err := webreplay.NewAuthority()
+		if err != nil {
+			return nil, err
+		}
+		w.authority = a
+	}
+	return w.authority, nil
+}
+
+// browser returns the worker's running browser and its connection to it,
+// starting (or attaching) one when there is none or the last one ended: a
+// crash ends the task it happened in, not the worker.
+func (w *worker) browser(ctx context.Context) (*browser.Browser, *cdpconn.Conn, error) {
+	if w.b != nil {
+		select {
+		case <-w.b.Done():
+		case <-w.conn.Done():
+		default:
+			return w.b, w.conn, nil
+		}
+		w.close()
+	}
+	var b *browser.Browser
+	var err error
+	if w.endpoint != "" {
+		b, err = browser.Attach(ctx, w.endpoint)
+	} else {
+		opts := w.cfg.Browser
+		if w.authority != nil {
+			opts.Flags = append(slices.Clone(opts.Flags), w.authority.ChromiumFlag())
+		}
+		if w.cfg.Web == WebReplay {
+			// Only a task's context has a route to the web (its
+			// proxy); anything outside one, such as the first window's
+			// tab, resolves no name but loopback's, so nothing leaks.
+			opts.Flags = append(opts.Flags, "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1")
+		}
+		b, err = browser.Launch(ctx, opts)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	conn, err := cdpconn.Dial(ctx, b.URL(), nil)
+	if err != nil {
+		return nil, nil, errors.Join(err, b.Close())
+	}
+	conn.Listen()
+	if w.endpoint != "" && w.cfg.Web != WebLive {
+		// A browser started elsewhere was not pinned to the replay
+		// authority, and a context cannot be. It accepts every
+		// certificate while this connection holds the setting, every
+		// context of it alike; a task's context reaches nothing but its
+		// replay server, whose proxy refuses every other host.
+		if err := conn.Call(ctx, "", security.SetIgnoreCertificateErrors.Method, security.SetIgnoreCertificateErrorsParams{Ignore: true}, nil); err != nil {
+			return nil, nil, errors.Join(fmt.Errorf("accepting the replay web's certificates: %w", err), conn.Close(), b.Close())
+		}
+	}
+	w.b, w.conn = b, conn
+	return b, conn, nil
+}
+
+// close ends the worker's browser (a launched one) or its hold on it.
+func (w *worker) close() {
+	if w.b == nil {
+		return
+	}
+	w.conn.Close()
+	w.b.Close()
+	w.b, w.conn = nil, nil
+}
+
+// taskContext is a task's browser context and the page it starts on.
+type taskContext struct {
+	id   cdp.BrowserContextID
+	page target.ID
+}
+
+// newContext creates a fresh browser context for a task, routed through
+// proxy when it is set (the task's replay server), with one blank page in
+// it. dispose removes the context and everything in it; an abort of the
+// run cuts its wait short.
+func (w *worker) newContext(ctx context.Context, conn *cdpconn.Conn, proxy, bypass string) (tc taskContext, dispose func(), err error) {
+	params := target.CreateBrowserContextParams{
+		// Should this process die, the browser (one elsewhere, above
+		// all) drops the context with the connection.
+		DisposeOnDetach: new(true),
+		ProxyServer:     proxy,
+		ProxyBypassList: bypass,
+	}
+	bc, err := cdpconn.Send(ctx, conn, "", target.CreateBrowserContext, params)
+	if err != nil {
+		return tc, nil, fmt.Errorf("creating the task's browser context: %w", err)
+	}
+	tc.id = bc.BrowserContextID
+	dispose = func() {
+		actx, stop := abortContext(context.Background(), w.cfg.Abort)
+		defer stop()
+		dctx, cancel := context.WithTimeout(actx, disposeTimeout)
+		defer cancel()
+		// A browser that ended took the context with it.
+		_ = conn.Call(dctx, "", target.DisposeBrowserContext.Method, target.DisposeBrowserContextParams{BrowserContextID: tc.id}, nil)
+	}
+	page, err := cdpconn.Send(ctx, conn, "", target.CreateTarget, target.CreateTargetParams{
+		URL:              "about:blank",
+		BrowserContextID: tc.id,
+		// The same viewport as a launched browser's first window.
+		Width:  browser.ViewportWidth,
+		Height: browser.WindowHeight,
+	})
+	if err != nil {
+		dispose()
+		return tc, nil, fmt.Errorf("opening the task's page: %w", err)
+	}
+	tc.page = page.TargetID
+	return tc, dispose, nil
+}
