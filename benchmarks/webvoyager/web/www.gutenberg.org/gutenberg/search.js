@@ -1,8 +1,10 @@
-// Handles /ebooks/search/?query=...: lists the books of this replica whose
-// title, author or subjects contain every word of the query
-// (case-insensitive). Runs once at load.
+// Handles /ebooks/search/?query=...&start_index=N: lists the books of this
+// replica whose title, author or subjects contain every word of the query
+// (case-insensitive), in catalog order, two to a page from start_index
+// (1-based), with links to the previous and next pages. Runs once at load.
 (function () {
   "use strict";
+  var PAGE = 2;
   var BOOKS = [
     {
       "no": 1342,
@@ -29,7 +31,10 @@
       "keys": "Shelley, Mary Wollstonecraft, 1797-1851 Science fiction Monsters -- Fiction"
     }
   ];
-  var q = (new URLSearchParams(window.location.search).get("query") || "").trim();
+  var params = new URLSearchParams(window.location.search);
+  var q = (params.get("query") || "").trim();
+  var start = parseInt(params.get("start_index") || "1", 10);
+  if (!(start >= 1)) { start = 1; }
   document.getElementById("search-again").value = q;
   var summary = document.getElementById("search-summary");
   if (q === "") { return; }
@@ -39,9 +44,11 @@
     var hay = (b.title + " " + b.author + " " + b.keys).toLowerCase();
     return words.every(function (w) { return hay.indexOf(w) >= 0; });
   });
-  summary.textContent = hits.length === 0 ? "No books found." : "Displaying results 1–" + hits.length + ".";
+  var shown = hits.slice(start - 1, start - 1 + PAGE);
+  summary.textContent = shown.length === 0 ? "No books found." :
+    "Displaying results " + start + "–" + (start - 1 + shown.length) + " of " + hits.length + ".";
   var list = document.getElementById("search-results");
-  hits.forEach(function (b) {
+  shown.forEach(function (b) {
     var li = document.createElement("li");
     li.className = "booklink";
     var a = document.createElement("a");
@@ -58,4 +65,14 @@
     li.appendChild(a);
     list.appendChild(li);
   });
+  var nav = document.getElementById("search-pages");
+  function pageLink(label, from) {
+    var a = document.createElement("a");
+    a.href = "/ebooks/search/?query=" + encodeURIComponent(q).replace(/%20/g, "+") + "&start_index=" + from;
+    a.textContent = label;
+    nav.appendChild(a);
+    nav.appendChild(document.createTextNode(" "));
+  }
+  if (start > 1) { pageLink("Previous", Math.max(1, start - PAGE)); }
+  if (start - 1 + PAGE < hits.length) { pageLink("Next", start + PAGE); }
 })();
