@@ -9,7 +9,7 @@ import (
 // its text, the find reply asked for, and the targets a reference names,
 // with the link's URL that only find gives.
 func TestSnapshot(t *testing.T) {
-	r := run(t, nil, "snapshot", "--suite", suiteDir, "--servers", "../../benchmarks/servers.yaml",
+	r := runE2E(t, nil, "snapshot", "--suite", suiteDir, "--servers", "../../benchmarks/servers.yaml",
 		"--find", "role:link More information", "https://example.com/")
 	if r.code != ExitOK {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
