@@ -266,12 +266,13 @@ func withoutFragment(u string) string {
 // answer page's, or that of a page on the way such as a search results
 // page), which a direct load makes just as following links does (a
 // fragment is never requested: loading rfc9110.html#section-9 requests
-// rfc9110.html, which is what task 04's network clause wants). The one kind of clause that would depend on the
-// path is a network clause with since: last_tool_call, which sees only
-// what followed the agent's last tool call; no task has one. The test
-// marks a tool call just before loading the pages, so one added
-// later is judged as if that load were the agent's last action, which
-// a run whose last call is a read_page would not be.
+// rfc9110.html, which is what task 04's network clause wants). The one
+// kind of clause that would depend on the path is a network clause with
+// since: last_tool_call, which sees only what followed the agent's last
+// tool call; no task has one. The test marks a tool call just before
+// loading the pages, so one added later is judged as if that load were
+// the agent's last action, which a run whose last call is a read_page
+// would not be.
 //
 // The state the task starts in (its start_url, or about:blank) must fail
 // the contract, so that an agent doing nothing cannot pass. Both pages

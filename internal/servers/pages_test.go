@@ -93,7 +93,9 @@ func TestPageSizes(t *testing.T) {
 
 	for _, p := range profiles {
 		t.Run(p.Name(), func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(t.Context(), 45*time.Second)
+			// A guard against a hung server, not a speed bound: a
+			// navigate and a read per page, on a machine that may be busy.
+			ctx, cancel := context.WithTimeout(t.Context(), time.Minute+time.Duration(len(rows))*20*time.Second)
 			defer cancel()
 			startTask(t, ctx, b.URL(), "")
 			sess := startServer(t, ctx, p, b.URL(), self)
