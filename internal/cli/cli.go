@@ -29,6 +29,7 @@ func commands() []command {
 		validateCommand,
 		webCommand,
 		mcpCommand,
+		snapshotCommand,
 	}
 }
 

@@ -107,7 +107,7 @@ func TestValidateChecksEveryFileOfASuite(t *testing.T) {
 		{
 			name: "reference step naming a tool the server lacks",
 			suite: func(t *testing.T) string {
-				return suiteCopy(t, replace(task02, "tool: find", "tool: teleport"), task01, task02)
+				return suiteCopy(t, replace(task02, "tool: type", "tool: teleport"), task01, task02)
 			},
 			want: `reference: on server builtin: reference[0]: server builtin offers no tool "teleport"`,
 		},

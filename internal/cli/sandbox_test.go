@@ -200,7 +200,7 @@ func testSandboxRefusesTheNetwork(t *testing.T) {
 // the sites and whose static files come from its archive.
 func testSandboxWebCheck(t *testing.T) {
 	r := runE2E(t, nil, "web", "check", "--suite", sandboxDir, "--task", "sandbox-09")
-	if r.code != ExitOK || !hasLine(r.stdout, "ok: 1 task(s), no misses") {
+	if r.code != ExitOK || !hasLine(r.stdout, "ok: 1 task(s), no misses, no dangling links") {
 		t.Fatalf("web check on the sandbox: want exit 0 and no misses, got:\n%v", r)
 	}
 	for _, line := range []string{"  303   https://stays.sandbox.test/bookings", "  final https://stays.sandbox.test/bookings/BK-2041"} {

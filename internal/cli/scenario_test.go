@@ -85,9 +85,15 @@ func TestReplayedSuite(t *testing.T) {
 			if res.Outcome != report.OutcomePassed || res.Drift != "" || len(res.WebMisses) > 0 {
 				t.Errorf("%s: outcome %s, drift %q, web misses %q; want passed with neither", res.Task, res.Outcome, res.Drift, res.WebMisses)
 			}
-			// A run of ten tasks traces every step by default.
+			// --trace auto traces every step of a run of up to 20 task
+			// attempts; beyond that only the steps of tasks that did not
+			// pass, so a passed task of the thirty has none.
 			for _, c := range res.Calls {
-				if th := c.Thumbnail; th == nil || (th.File == "") == (th.Error == "") {
+				th := c.Thumbnail
+				switch {
+				case len(rep.Results) > 20 && th != nil:
+					t.Errorf("%s: call %d (%s): thumbnail %+v in a run of %d passed tasks, want none", res.Task, c.Seq, c.Tool, th, len(rep.Results))
+				case len(rep.Results) <= 20 && (th == nil || (th.File == "") == (th.Error == "")):
 					t.Errorf("%s: call %d (%s): thumbnail %+v, want a file or why there is none", res.Task, c.Seq, c.Tool, th)
 				}
 			}

@@ -11,8 +11,13 @@ const webCheckHelp = `
 For every task (or those named with --task), runs the task's reference
 solution with the built-in tool server in Chromium under replay, and prints
 each page the browser loaded with its status, the final URL, and every
-request the archive lacked. Exits 1 on any miss or failed page load, so a
-fixture archive that no longer covers its suite is caught.
+request the archive lacked. Then it lists every dangling reference of the
+archive's HTML pages: a link, form action, stylesheet, script or image whose
+URL the archive does not answer (or answers with an error), or whose
+fragment names no element of the target page. Exits 1 on any miss, failed
+page load or dangling reference, so a fixture archive that no longer covers
+its suite, or that an agent straying from a reference would find broken, is
+caught.
 `
 
 func runWebCheck(st *State, args []string) error {
@@ -65,9 +70,16 @@ func runWebCheck(st *State, args []string) error {
 			bad++
 		}
 	}
+	if cfg.Archive != nil {
+		dangling := cfg.Archive.DanglingLinks()
+		for _, l := range dangling {
+			fmt.Fprintf(st.Stdout, "DANGLING %s\n", l)
+		}
+		bad += len(dangling)
+	}
 	if bad > 0 || run.Incomplete {
 		return failed("web check: %d problem(s) in %s", bad, cfg.Suite.WebDir())
 	}
-	fmt.Fprintf(st.Stdout, "ok: %d task(s), no misses\n", len(run.Results))
+	fmt.Fprintf(st.Stdout, "ok: %d task(s), no misses, no dangling links\n", len(run.Results))
 	return nil
 }

@@ -35,7 +35,7 @@ func TestWebCheckPassesOnTheSuite(t *testing.T) {
 			t.Errorf("stdout lacks %q:\n%s", id+": passed", r.stdout)
 		}
 	}
-	want := fmt.Sprintf("ok: %d task(s), no misses", len(tasks))
+	want := fmt.Sprintf("ok: %d task(s), no misses, no dangling links", len(tasks))
 	if !hasLine(r.stdout, want) {
 		t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
 	}

@@ -194,18 +194,35 @@ func withPHash(t *testing.T, obs contract.Observation) contract.Observation {
 
 // loadAnswerURLs reads, for each task, a URL its contract accepts as the
 // end of the task (answer-urls.json in the suite, shared with the tool
-// server size tests). They are written out rather than derived, because a
-// url pattern (anchored, with alternatives and optional parts) describes a
-// set of URLs; TestFixtureSite checks that each one is in its task's set.
-func loadAnswerURLs(t *testing.T) map[string]string {
+// server size tests), and the pages before it that the contract wants
+// visited. They are written out rather than derived, because a url pattern
+// (anchored, with alternatives and optional parts) describes a set of
+// URLs; TestFixtureSite checks that each one is in its task's set. An entry
+// is the answer URL, or a list: the pages the agent must have loaded on
+// the way (a search results page whose request a network clause wants, an
+// article it had to pass through), in order, ending with the answer.
+func loadAnswerURLs(t *testing.T) map[string][]string {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(suiteDir, "answer-urls.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var urls map[string]string
-	if err := json.Unmarshal(data, &urls); err != nil {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
 		t.Fatalf("answer-urls.json: %v", err)
+	}
+	urls := map[string][]string{}
+	for id, v := range raw {
+		var one string
+		if json.Unmarshal(v, &one) == nil {
+			urls[id] = []string{one}
+			continue
+		}
+		var path []string
+		if err := json.Unmarshal(v, &path); err != nil || len(path) == 0 {
+			t.Fatalf("answer-urls.json: %s: want a URL or a non-empty list of URLs, got %s", id, v)
+		}
+		urls[id] = path
 	}
 	return urls
 }
@@ -243,18 +260,19 @@ func withoutFragment(u string) string {
 // answer page with the task's own contract.
 //
 // Every postcondition is evaluated, and every one must pass on the answer
-// page loaded directly, because none of the ten contracts depends on the
-// path the agent took. Their url, dom_text, dom_count and no_dialog clauses
-// read only the final page. Their network clauses look back to task_start
-// for the answer page's document request, which a direct load makes just
-// as following links does (a fragment is never requested: loading
-// rfc9110.html#section-9 requests rfc9110.html, which is what task 04's
-// network clause wants). The one kind of clause that would depend on the
-// path is a network clause with since: last_tool_call, which sees only
-// what followed the agent's last tool call; no task has one. The test
-// marks a tool call just before loading the answer page, so one added
-// later is judged as if that load were the agent's last action, which
-// a run whose last call is a read_page would not be.
+// page loaded after the pages answer-urls.json lists before it. The url,
+// dom_text, dom_count and no_dialog clauses read only the final page. The
+// network clauses look back to task_start for a document request (the
+// answer page's, or that of a page on the way such as a search results
+// page), which a direct load makes just as following links does (a
+// fragment is never requested: loading rfc9110.html#section-9 requests
+// rfc9110.html, which is what task 04's network clause wants). The one
+// kind of clause that would depend on the path is a network clause with
+// since: last_tool_call, which sees only what followed the agent's last
+// tool call; no task has one. The test marks a tool call just before
+// loading the pages, so one added later is judged as if that load were
+// the agent's last action, which a run whose last call is a read_page
+// would not be.
 //
 // The state the task starts in (its start_url, or about:blank) must fail
 // the contract, so that an agent doing nothing cannot pass. Both pages
@@ -281,10 +299,11 @@ func TestFixtureSite(t *testing.T) {
 	}
 	for _, task := range s.Tasks {
 		t.Run(task.ID, func(t *testing.T) {
-			answer, ok := answerURLs[task.ID]
+			path, ok := answerURLs[task.ID]
 			if !ok {
 				t.Fatalf("no answer URL for %s: add to answer-urls.json a URL its url clauses accept", task.ID)
 			}
+			answer := path[len(path)-1]
 			checkAnswerURL(t, task, answer)
 			start, err := startURL(task)
 			if err != nil {
@@ -322,8 +341,10 @@ func TestFixtureSite(t *testing.T) {
 				waitRecorded(t, j, start, documentLoaded(withoutFragment(start)))
 			}
 			j.MarkToolCall()
-			navigate(t, tab, answer)
-			waitRecorded(t, j, answer, documentLoaded(withoutFragment(answer)))
+			for _, page := range path {
+				navigate(t, tab, page)
+				waitRecorded(t, j, page, documentLoaded(withoutFragment(page)))
+			}
 			obs := withPHash(t, observeWant(t, j, want))
 			if obs.URL != answer {
 				t.Errorf("answer page: the judge sees %s, want %s", obs.URL, answer)

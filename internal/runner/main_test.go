@@ -11,12 +11,12 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"contractbench/internal/agent/agenttest"
 	"contractbench/internal/browser"
 	"contractbench/internal/llm"
 	"contractbench/internal/phash"
 	"contractbench/internal/report"
 	"contractbench/internal/runner"
+	"contractbench/internal/servers"
 	"contractbench/internal/suite"
 	"contractbench/internal/toolserver"
 	"contractbench/internal/webreplay"
@@ -91,14 +91,11 @@ func inProcessServer(ctx context.Context, browserURL, browserContext, workDir st
 	return clientEnd, nil
 }
 
-// reference plays each task's scripted reference solution, as
-// `contractbench run --agent reference` does.
+// reference plays each task's scripted reference solution on the built-in
+// server, as `contractbench run --agent reference` does: each target is
+// found with find before it is acted on.
 func reference(t *suite.Task) (llm.Provider, error) {
-	calls := make([]llm.ToolCall, len(t.Reference))
-	for i, step := range t.Reference {
-		calls[i] = llm.ToolCall{Name: step.Tool, Args: step.Args}
-	}
-	return agenttest.NewScript("reference on builtin", calls), nil
+	return servers.Builtin().Reference(t.Reference), nil
 }
 
 // newConfig returns a run of tasks on the fixture web with the reference

@@ -62,7 +62,7 @@ func TestReferenceRunPasses(t *testing.T) {
 		t.Fatalf("outcome %s (reason %q, failed %q), want passed; evidence: %+v", res.Outcome, res.Reason, res.FailedPostcondition, res.Evidence)
 	}
 	if res.Task != tk.ID || res.Attempt != 1 || res.Answer != "reference on builtin: all 2 steps done" {
-		t.Errorf("result for %s attempt %d answered %q, want %s attempt 1 with the script's answer", res.Task, res.Attempt, res.Answer, tk.ID)
+		t.Errorf("result for %s attempt %d answered %q, want %s attempt 1 with the reference driver's answer", res.Task, res.Attempt, res.Answer, tk.ID)
 	}
 	var bytes int64
 	var tools []string

@@ -19,6 +19,7 @@ servers:
       type: {tool: type, args: {ref: "{ref}", text: "{text}", submit: "{submit}"}}
       press_key: {tool: press_key, args: {key: "{key}"}}
       back: {tool: go_back}
+      select: {tool: select_option, args: {ref: "{ref}", value: "{value}"}}
 `
 
 var builtin = sync.OnceValue(func() *Profile {

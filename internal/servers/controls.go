@@ -3,8 +3,6 @@ package servers
 import (
 	"fmt"
 	"regexp"
-	"slices"
-	"strings"
 
 	"contractbench/internal/llm"
 )
@@ -52,48 +50,10 @@ func (p *Profile) Call(a Action, values map[string]any) (llm.ToolCall, error) {
 	return p.render(a, values)
 }
 
-// builtinControl matches a control of the built-in server's read_page text
-// (package toolserver/snapshot): `[name](e12 role key=value state)`. The
-// match starts at `](e`, since a name may itself hold brackets; a link has
-// no role word, and an attribute value is quoted with Go's escapes.
-var builtinControl = regexp.MustCompile(`\]\(e([0-9]+)((?: (?:[a-z][a-z0-9_-]*=(?:"(?:[^"\\]|\\.)*"|[^\s)"]*)|[^\s)"=]+))*)\)`)
-
 // builtinStates are the state words the built-in server writes after a
 // control's role; a link has no role word, so one of these first means a
 // link.
 var builtinStates = []string{"checked", "mixed", "selected", "pressed", "expanded", "collapsed", "disabled", "readonly", "multiple"}
-
-// parseBuiltin reads the built-in server's read_page reply:
-//
-//	url: https://en.wikipedia.org/wiki/Main_Page
-//	title: Wikipedia, the free encyclopedia
-//	[Search Wikipedia](e4 searchbox placeholder="Search Wikipedia")
-//	- [Eiffel Tower](e12)
-//
-// The name is the text from the last `[` before the ref on its line, which
-// is exact unless the name itself holds a `[`.
-func parseBuiltin(reply string) snapshot {
-	var s snapshot
-	for _, line := range strings.Split(reply, "\n") {
-		if u, ok := strings.CutPrefix(line, "url: "); ok && s.pageURL == "" {
-			s.pageURL = strings.TrimSpace(u)
-			continue
-		}
-		for _, m := range builtinControl.FindAllStringSubmatchIndex(line, -1) {
-			e := element{ref: "e" + line[m[2]:m[3]], role: "link"}
-			words := builtinWords(line[m[4]:m[5]])
-			if len(words) > 0 && !strings.Contains(words[0], "=") && !slices.Contains(builtinStates, words[0]) {
-				e.role = words[0]
-			}
-			e.disabled = slices.Contains(words, "disabled")
-			if open := strings.LastIndexByte(line[:m[0]], '['); open >= 0 {
-				e.name = line[open+1 : m[0]]
-			}
-			s.elements = append(s.elements, e)
-		}
-	}
-	return s
-}
 
 var builtinWord = regexp.MustCompile(`[a-z][a-z0-9_-]*=(?:"(?:[^"\\]|\\.)*"|[^\s)"]*)|[^\s)"=]+`)
 

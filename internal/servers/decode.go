@@ -53,6 +53,7 @@ var actionPlaceholders = map[Action]struct{ allowed, required []string }{
 	ActType:     {[]string{"{ref}", "{text}", "{submit}"}, []string{"{ref}", "{text}"}},
 	ActPressKey: {[]string{"{key}"}, []string{"{key}"}},
 	ActBack:     {},
+	ActSelect:   {[]string{"{ref}", "{value}"}, []string{"{ref}", "{value}"}},
 }
 
 var (
@@ -274,11 +275,15 @@ func (d *decoder) allow(n *yaml.Node, path string, p *Profile) []string {
 }
 
 func (d *decoder) actions(n *yaml.Node, path string, p *Profile) map[Action]template {
-	names := make([]string, len(Actions))
-	for i, a := range Actions {
-		names[i] = string(a)
+	var names, optional []string
+	for _, a := range Actions {
+		if slices.Contains(optionalActions, a) {
+			optional = append(optional, string(a))
+		} else {
+			names = append(names, string(a))
+		}
 	}
-	f := d.Fields(n, path, names, nil)
+	f := d.Fields(n, path, names, optional)
 	out := map[Action]template{}
 	for _, a := range Actions {
 		if v := f[string(a)]; v != nil {

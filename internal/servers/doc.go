@@ -26,15 +26,18 @@
 // # Reference drivers
 //
 // Profile.Reference returns an llm.Provider that plays a task's reference
-// solution on the profile's server. Reference steps are written for the
-// built-in server and name the element of each click and type by a
-// server-independent suite.Target (role, accessible name, part of the
-// URL). For the built-in server the steps are replayed as written. For a
-// peer each step becomes that server's calls: a click or type first calls
-// the server's snapshot tool, and the next turn finds the target in the
-// snapshot it returned and acts on the peer's own ref or uid for it. The
-// same steps on the same pages give the same calls, so transcripts recorded
-// this way replay.
+// solution on the profile's server. Reference steps are the built-in
+// server's calls, and name the element of each click, type and
+// select_option by a server-independent suite.Target (role, accessible
+// name, part of the URL), never by a ref. Each such step becomes two calls
+// in two turns: a look at the page (the built-in find, asked for the
+// target's role and name, or a peer's snapshot tool), then the action on
+// the element of the reply that fits the target, through the server's own
+// ref or uid. A target no element fits, or one that two different
+// elements fit, ends the play with an error listing the candidates. Steps
+// on no element are the built-in calls as written, or their translation
+// for a peer. The same steps on the same pages give the same calls, so
+// transcripts recorded this way replay.
 //
 // # Reading pages
 //

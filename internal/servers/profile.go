@@ -47,8 +47,8 @@ func (s *Set) Names() []string {
 type Format string
 
 const (
-	// FormatBuiltin marks the built-in server: reference steps already
-	// carry its refs and are replayed as written.
+	// FormatBuiltin marks the built-in server: reference steps are its own
+	// calls, and the driver finds a target with its find tool.
 	FormatBuiltin Format = "builtin"
 	// FormatPlaywright is @playwright/mcp's ARIA snapshot: YAML list items
 	// `role "name" [ref=e12]`, with a link's URL in a `/url:` child.
@@ -71,10 +71,16 @@ const (
 	ActType     Action = "type"
 	ActPressKey Action = "press_key"
 	ActBack     Action = "back"
+	// ActSelect chooses an option of a drop-down list. A profile may leave
+	// it out; a reference with a select_option step then cannot play.
+	ActSelect Action = "select"
 )
 
 // Actions lists every action, in the order servers.yaml documents them.
-var Actions = []Action{ActNavigate, ActRead, ActClick, ActType, ActPressKey, ActBack}
+var Actions = []Action{ActNavigate, ActRead, ActClick, ActType, ActPressKey, ActBack, ActSelect}
+
+// optionalActions are the actions a profile may leave unmapped.
+var optionalActions = []Action{ActSelect}
 
 // Package is an npm package a peer runs from.
 type Package struct {

@@ -55,19 +55,26 @@ type builtinArgs struct {
 	Text   string `json:"text"`
 	Submit bool   `json:"submit"`
 	Key    string `json:"key"`
+	Value  string `json:"value"`
 }
 
-// plan turns reference steps into the server's calls. For the built-in
-// server that is the steps themselves.
+// plan turns reference steps into the server's calls. A step that acts on
+// an element (click, type, select_option) becomes two calls, played in two
+// turns: a look at the page, then the action on the element the look found
+// by the step's target.
 func (p *Profile) plan(steps []suite.Step) ([]op, error) {
 	var ops []op
 	for i, s := range steps {
-		if p.format == FormatBuiltin {
-			if p.allow != nil && !slices.Contains(p.allow, s.Tool) {
-				return nil, fmt.Errorf("reference[%d]: server %s offers no tool %q (it offers %s)", i, p.name, s.Tool, strings.Join(p.allow, ", "))
+		if p.format == FormatBuiltin && p.allow != nil {
+			need := []string{s.Tool}
+			if slices.Contains(suite.TargetTools, s.Tool) {
+				need = append(need, "find")
 			}
-			ops = append(ops, op{step: i, from: s.Tool, call: llm.ToolCall{Name: s.Tool, Args: s.Args}})
-			continue
+			for _, tool := range need {
+				if !slices.Contains(p.allow, tool) {
+					return nil, fmt.Errorf("reference[%d]: server %s offers no tool %q (it offers %s)", i, p.name, tool, strings.Join(p.allow, ", "))
+				}
+			}
 		}
 		var a builtinArgs
 		if len(s.Args) > 0 {
@@ -75,11 +82,16 @@ func (p *Profile) plan(steps []suite.Step) ([]op, error) {
 				return nil, fmt.Errorf("reference[%d] (%s): args: %w", i, s.Tool, err)
 			}
 		}
+		if p.format == FormatBuiltin && !slices.Contains(suite.TargetTools, s.Tool) {
+			// A step on no element is a built-in call: played as written.
+			ops = append(ops, op{step: i, from: s.Tool, call: llm.ToolCall{Name: s.Tool, Args: s.Args}})
+			continue
+		}
 		o := op{step: i, from: s.Tool}
 		switch s.Tool {
 		case "find":
-			// A lookup for the model's benefit; the driver finds
-			// targets in the snapshot it takes before acting.
+			// A lookup for the model's benefit: the driver finds targets
+			// in the snapshot it takes before acting.
 			continue
 		case "read_page":
 			o.action = ActRead
@@ -93,20 +105,25 @@ func (p *Profile) plan(steps []suite.Step) ([]op, error) {
 			o.action = ActClick
 		case "type":
 			o.action, o.values = ActType, map[string]any{"{text}": a.Text, "{submit}": a.Submit}
+		case "select_option":
+			o.action, o.values = ActSelect, map[string]any{"{value}": a.Value}
 		default:
 			return nil, fmt.Errorf("reference[%d]: the %s driver has no translation of the built-in tool %q", i, p.name, s.Tool)
+		}
+		if _, ok := p.actions[o.action]; !ok {
+			return nil, fmt.Errorf("reference[%d] (%s): server %s maps no %s action", i, s.Tool, p.name, o.action)
 		}
 		for ph, v := range o.values {
 			if v == "" && ph != "{text}" {
 				return nil, fmt.Errorf("reference[%d] (%s): no %s in args %s", i, s.Tool, strings.Trim(ph, "{}"), s.Args)
 			}
 		}
-		if o.action == ActClick || o.action == ActType {
+		if o.action == ActClick || o.action == ActType || o.action == ActSelect {
 			if s.Target == nil {
-				return nil, fmt.Errorf("reference[%d] (%s): no target: on %s the element is found by its target, not the built-in ref", i, s.Tool, p.name)
+				return nil, fmt.Errorf("reference[%d] (%s): no target: the element is found by its target (role and accessible name), never by a ref", i, s.Tool)
 			}
 			if _, ok := targetRoles[s.Target.Role]; !ok {
-				return nil, fmt.Errorf("reference[%d] (%s): target role %q is not link, button or field", i, s.Tool, s.Target.Role)
+				return nil, fmt.Errorf("reference[%d] (%s): target role %q is not one of %s", i, s.Tool, s.Target.Role, strings.Join(suite.TargetRoles, ", "))
 			}
 			o.target = s.Target
 		}
@@ -167,12 +184,12 @@ func (r *reference) Next(ctx context.Context, req llm.Request) (llm.Response, er
 	i := r.next
 	o := r.plan[i]
 	r.next++
-	if r.profile.format == FormatBuiltin {
+	if o.call.Name != "" {
 		return r.send(o.call, i), nil
 	}
 	if o.target != nil {
-		// Snapshot first; the next turn acts on what it shows.
-		call, err := r.profile.render(ActRead, nil)
+		// Look first; the next turn acts on what the look shows.
+		call, err := r.profile.look(*o.target)
 		if err != nil {
 			return llm.Response{}, r.failOp(&o, err)
 		}
@@ -193,17 +210,26 @@ func (r *reference) act(w *op, reply string) (llm.ToolCall, error) {
 	p := r.profile
 	snap, err := parseSnapshot(p.format, reply)
 	if err != nil {
-		return llm.ToolCall{}, fmt.Errorf("reading the %s reply: %w; reply begins %q", p.Tool(ActRead), err, problem.Bound(reply, 300))
+		return llm.ToolCall{}, fmt.Errorf("reading the %s reply: %w; reply begins %q", p.lookTool(), err, problem.Bound(reply, 300))
 	}
-	e, ok := snap.find(*w.target)
-	if !ok {
-		t := w.target
-		what := fmt.Sprintf("%s %q", t.Role, t.Name)
-		if t.Href != "" {
-			what += fmt.Sprintf(" to a URL containing %q", t.Href)
+	snap.tool = p.lookTool()
+	t := w.target
+	what := fmt.Sprintf("%s %q", t.Role, t.Name)
+	if t.Href != "" {
+		what += fmt.Sprintf(" to a URL containing %q", t.Href)
+	}
+	fits := snap.find(*t)
+	switch {
+	case len(fits) == 0:
+		more := ""
+		if snap.partial {
+			more = " (the reply lists only some of them)"
 		}
-		return llm.ToolCall{}, fmt.Errorf("no %s in the %s reply (page %s); %s", what, p.Tool(ActRead), snap.pageURL, snap.candidates(*t))
+		return llm.ToolCall{}, fmt.Errorf("no %s in the %s reply (page %s); %s%s", what, snap.tool, snap.pageURL, snap.candidates(*t), more)
+	case !snap.same(fits):
+		return llm.ToolCall{}, fmt.Errorf("%s is ambiguous in the %s reply (page %s): %d elements fit: %s; add href (for a link) or name another element", what, snap.tool, snap.pageURL, len(fits), describe(fits, len(fits)))
 	}
+	e := fits[0]
 	values := map[string]any{"{ref}": e.ref}
 	for k, v := range w.values {
 		values[k] = v
@@ -242,6 +268,32 @@ func resultOf(req llm.Request, call llm.ToolCall) (llm.ToolResult, error) {
 		}
 	}
 	return llm.ToolResult{}, fmt.Errorf("the request carries no result for call %s (%s)", call.ID, call.Name)
+}
+
+// look returns the call that shows the page before acting on t: the
+// built-in server's find, asked for t's role and name (a field by its name
+// alone, as its role may be textbox or another), or a peer's snapshot.
+func (p *Profile) look(t suite.Target) (llm.ToolCall, error) {
+	if p.format != FormatBuiltin {
+		return p.render(ActRead, nil)
+	}
+	query := t.Name
+	if t.Role != "field" {
+		query = "role:" + builtinRoles[t.Role] + " " + t.Name
+	}
+	args, err := json.Marshal(map[string]string{"query": query})
+	if err != nil {
+		return llm.ToolCall{}, err
+	}
+	return llm.ToolCall{Name: "find", Args: args}, nil
+}
+
+// lookTool is the tool look calls.
+func (p *Profile) lookTool() string {
+	if p.format == FormatBuiltin {
+		return "find"
+	}
+	return p.Tool(ActRead)
 }
 
 // render builds an action's call, filling its placeholders from values.

@@ -36,38 +36,52 @@ type snapshot struct {
 	// says; relative element URLs are resolved against it.
 	pageURL  string
 	elements []element
+	// partial is set when the reply says it lists only some of what
+	// matched (the built-in find's limit).
+	partial bool
+	// tool is the tool whose reply this is, for messages.
+	tool string
 }
 
 // targetRoles maps a suite.Target role onto the ARIA roles that fit it.
 // A field is anything typed into: text inputs and areas are textbox,
 // type=search is searchbox, an editable combobox takes text too, and a
 // number input is a spinbutton.
+// A select is a drop-down list: the built-in server's select, a peer's
+// combobox (or listbox, for a multiple select).
 var targetRoles = map[string][]string{
 	"link":   {"link"},
 	"button": {"button"},
 	"field":  {"textbox", "searchbox", "combobox", "spinbutton"},
+	"select": {"select", "combobox", "listbox"},
+	"tab":    {"tab"},
 }
+
+// builtinRoles is the role a built-in find query names for each target
+// role but field, which is looked up by its name alone.
+var builtinRoles = map[string]string{"link": "link", "button": "button", "select": "select", "tab": "tab"}
 
 // parseSnapshot reads reply in the given format.
 func parseSnapshot(f Format, reply string) (snapshot, error) {
 	switch f {
+	case FormatBuiltin:
+		return parseBuiltin(reply), nil
 	case FormatPlaywright:
 		return parsePlaywright(reply)
 	case FormatChromeDevtools:
 		return parseDevtools(reply), nil
-	case FormatBuiltin:
-		return parseBuiltin(reply), nil
 	}
 	return snapshot{}, fmt.Errorf("no snapshot reader for format %q", f)
 }
 
-// find returns the first element, in document order, that fits t: a role
+// find returns every element, in document order, that fits t: a role
 // that fits t.Role, the accessible name t.Name after folding white space,
 // and, when t.Href is set, a URL containing it (as written or resolved
 // against the page's URL).
-func (s snapshot) find(t suite.Target) (element, bool) {
+func (s snapshot) find(t suite.Target) []element {
 	roles := targetRoles[t.Role]
 	name := fold(t.Name)
+	var fits []element
 	for _, e := range s.elements {
 		if !slices.Contains(roles, e.role) || fold(e.name) != name {
 			continue
@@ -75,9 +89,21 @@ func (s snapshot) find(t suite.Target) (element, bool) {
 		if t.Href != "" && !strings.Contains(e.url, t.Href) && !strings.Contains(s.resolve(e.url), t.Href) {
 			continue
 		}
-		return e, true
+		fits = append(fits, e)
 	}
-	return element{}, false
+	return fits
+}
+
+// same reports whether the elements that fit a target are one choice: a
+// single element, or links that all lead to the same URL (a page often
+// links one place twice, and either click goes there).
+func (s snapshot) same(fits []element) bool {
+	for _, e := range fits[1:] {
+		if e.role != "link" || fits[0].role != "link" || e.url == "" || s.resolve(e.url) != s.resolve(fits[0].url) {
+			return false
+		}
+	}
+	return true
 }
 
 // candidates describes the elements whose role fits t, for an error that
@@ -101,18 +127,23 @@ func (s snapshot) candidates(t suite.Target) string {
 	if len(all) == 0 {
 		return fmt.Sprintf("no %s at all among its %d elements", t.Role, len(s.elements))
 	}
+	return fmt.Sprintf("its %ss: %s", t.Role, describe(all, max))
+}
+
+// describe lists up to max elements as name (role ref url).
+func describe(els []element, max int) string {
 	var out []string
-	for _, e := range all[:min(len(all), max)] {
+	for _, e := range els[:min(len(els), max)] {
 		desc := fmt.Sprintf("%q (%s %s", problem.Bound(fold(e.name), 60), e.role, e.ref)
 		if e.url != "" {
 			desc += " " + problem.Bound(e.url, 80)
 		}
 		out = append(out, desc+")")
 	}
-	if len(all) > max {
-		out = append(out, fmt.Sprintf("and %d more", len(all)-max))
+	if len(els) > max {
+		out = append(out, fmt.Sprintf("and %d more", len(els)-max))
 	}
-	return fmt.Sprintf("its %ss: %s", t.Role, strings.Join(out, ", "))
+	return strings.Join(out, ", ")
 }
 
 // resolve returns ref resolved against the page's URL, or ref itself when
@@ -132,6 +163,82 @@ func (s snapshot) resolve(ref string) string {
 // fold collapses runs of white space to one space and trims the ends, as
 // accessible names are compared.
 func fold(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// parseBuiltin reads the built-in server's find reply (read_page's text
+// reads the same way):
+//
+//	url: https://en.wikipedia.org/wiki/Main_Page
+//	title: Main Page - Wikipedia
+//	2 matches for "role:link Eiffel Tower":
+//	- [Eiffel Tower](e54 /wiki/Eiffel_Tower) opened in 1889
+//	[Search Wikipedia](e4 textbox placeholder="Search Wikipedia")
+//
+// A control is [name](eN ...): after the ref a link has its URL, any other
+// control its role, then attributes (quoted values) and state words. A
+// name may hold brackets, so it is taken to start at the last "[" before
+// its "](e"; a URL may hold balanced parentheses (/wiki/Paris_(city)).
+func parseBuiltin(reply string) snapshot {
+	var s snapshot
+	s.partial = strings.Contains(reply, " more not shown; narrow the query")
+	for _, line := range strings.Split(reply, "\n") {
+		if u, ok := strings.CutPrefix(line, "url: "); ok && s.pageURL == "" {
+			s.pageURL = strings.TrimSpace(u)
+			continue
+		}
+		for _, m := range builtinRef.FindAllStringSubmatchIndex(line, -1) {
+			open := strings.LastIndexByte(line[:m[0]], '[')
+			if open < 0 {
+				continue
+			}
+			e := element{name: line[open+1 : m[0]], ref: line[m[2]:m[3]], role: "link"}
+			body, ok := "", true
+			if line[m[1]-1] == ' ' {
+				body, ok = builtinBody(line[m[1]:])
+			}
+			if !ok {
+				continue
+			}
+			// A link's URL (find shows it) comes first and may hold "=",
+			// so it is cut off before the words are split.
+			if first, rest, _ := strings.Cut(body, " "); strings.HasPrefix(first, "/") || strings.HasPrefix(first, "#") || strings.Contains(first, ":") {
+				e.url, body = first, rest
+			}
+			words := builtinWords(body)
+			if len(words) > 0 && e.url == "" && !strings.Contains(words[0], "=") && !slices.Contains(builtinStates, words[0]) {
+				e.role = words[0]
+			}
+			e.disabled = slices.Contains(words, "disabled")
+			s.elements = append(s.elements, e)
+		}
+	}
+	return s
+}
+
+// builtinRef matches where a built-in control's ref starts: "](e12".
+var builtinRef = regexp.MustCompile(`\]\((e[0-9]+)[ )]`)
+
+// builtinBody returns what follows a control's ref and its space up to
+// the closing parenthesis, skipping quoted values and balanced
+// parentheses; ok is false when it is not closed.
+func builtinBody(s string) (body string, ok bool) {
+	depth, quoted := 0, false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case quoted && c == '\\':
+			i++
+		case c == '"':
+			quoted = !quoted
+		case quoted:
+		case c == '(':
+			depth++
+		case c == ')' && depth == 0:
+			return s[:i], true
+		case c == ')':
+			depth--
+		}
+	}
+	return "", false
+}
 
 // parsePlaywright reads @playwright/mcp's browser_snapshot reply:
 //
@@ -359,4 +466,32 @@ func devtoolsNode(line string) element {
 	}
 	e.disabled = devtoolsDisabled.MatchString(attrs)
 	return e
+}
+
+// Target is an element of a snapshot as a reference step can name it.
+type Target struct {
+	suite.Target
+	// Ref is the server's own ref or uid for it on this snapshot.
+	Ref string
+}
+
+// Targets reads a reply of the server's snapshot tool (for the built-in
+// server, read_page or find) and returns every element a reference step
+// can name, in document order, with the target role that fits its role.
+// A built-in read_page reply gives no link URLs; a find reply does.
+func (p *Profile) Targets(reply string) ([]Target, error) {
+	snap, err := parseSnapshot(p.format, reply)
+	if err != nil {
+		return nil, err
+	}
+	var out []Target
+	for _, e := range snap.elements {
+		for _, role := range suite.TargetRoles {
+			if slices.Contains(targetRoles[role], e.role) {
+				out = append(out, Target{Target: suite.Target{Role: role, Name: fold(e.name), Href: e.url}, Ref: e.ref})
+				break
+			}
+		}
+	}
+	return out, nil
 }

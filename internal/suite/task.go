@@ -60,15 +60,17 @@ type Step struct {
 	Tool string          `json:"tool"`
 	Args json.RawMessage `json:"args"`
 	// Target describes, in terms any tool server can match, the element a
-	// click or type step acts on; args name it by the built-in server's
-	// ref. Other servers' reference drivers find it in their own snapshot.
+	// click, type or select_option step acts on. Args never name it by a
+	// ref: every server's reference driver finds the target in a snapshot
+	// it takes just before acting.
 	Target *Target `json:"target,omitempty"`
 }
 
 // Target identifies an element on the page independently of any tool
 // server's refs.
 type Target struct {
-	// Role is link, button or field (anything typed into).
+	// Role is link, button, field (anything typed into), select (a
+	// drop-down list) or tab (a tab of a tab widget).
 	Role string `json:"role"`
 	// Name is the element's accessible name (its text or label), compared
 	// after folding white space.
@@ -78,7 +80,11 @@ type Target struct {
 }
 
 // TargetRoles are the roles a Target may have.
-var TargetRoles = []string{"link", "button", "field"}
+var TargetRoles = []string{"link", "button", "field", "select", "tab"}
+
+// TargetTools are the reference tools that act on an element, and so need
+// a target.
+var TargetTools = []string{"click", "type", "select_option"}
 
 // MaxTimeout bounds a task's timeout so a typo cannot stall a run for hours.
 const MaxTimeout = 30 * time.Minute
@@ -215,13 +221,21 @@ func (d *taskDecoder) reference(n *yaml.Node) []Step {
 			s.Target = d.target(t, p+".target")
 		}
 		if a := f["args"]; a != nil {
-			if _, ok := d.Pairs(a, p+".args"); ok {
+			if pairs, ok := d.Pairs(a, p+".args"); ok {
+				for _, kv := range pairs {
+					if kv.Key == "ref" {
+						d.Add(kv.K, problem.Join(p+".args", "ref"), "a reference names its element by target (role and accessible name), never by a server's ref; `contractbench snapshot URL` shows the roles and names")
+					}
+				}
 				if raw, err := nodeJSON(a); err != nil {
 					d.Add(a, p+".args", "%v", err)
 				} else {
 					s.Args = raw
 				}
 			}
+		}
+		if s.Target == nil && slices.Contains(TargetTools, s.Tool) {
+			d.Add(c, problem.Join(p, "target"), "missing (a %s step names its element by target: {role, name[, href]})", s.Tool)
 		}
 		steps = append(steps, s)
 	}

@@ -168,8 +168,8 @@ func TestRealSuiteLoads(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the shipped suite does not load:\n%v", err)
 	}
-	if len(s.Tasks) != 10 {
-		t.Errorf("suite has %d tasks, want the seed's 10", len(s.Tasks))
+	if len(s.Tasks) < 10 {
+		t.Errorf("suite has %d tasks, want at least the seed's 10", len(s.Tasks))
 	}
 	sel, err := s.Select([]string{"task-03", "task-01-example-com-title"})
 	if err != nil || len(sel) != 2 || sel[0].ID != "task-01-example-com-title" {
