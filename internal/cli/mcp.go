@@ -6,16 +6,12 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"path/filepath"
 	"time"
 
 	cdpproto "github.com/chromedp/cdproto/cdp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"contractbench/internal/browser"
-	"contractbench/internal/servers"
 	"contractbench/internal/toolserver"
-	"contractbench/internal/webreplay"
 )
 
 var mcpCommand = command{
@@ -71,28 +67,11 @@ func runMCP(st *State, args []string) error {
 
 	url := *cdp
 	if url == "" {
-		opts := browser.Options{ExecPath: st.Getenv("CONTRACTBENCH_CHROMIUM"), NoSandbox: st.Root, Env: servers.ChildEnv(st.Environ())}
-		switch *web {
-		case "live":
-		case "replay":
-			archive, err := webreplay.Open(filepath.Join(*suiteDir, "web"))
-			if err != nil {
-				return asUsage(err)
-			}
-			srv, err := webreplay.NewServer(replayHandler(archive, webreplay.Replay(archive)), webreplay.ServerOptions{Hosts: archive.Hosts()})
-			if err != nil {
-				return err
-			}
-			defer srv.Close()
-			opts.Flags = srv.ChromiumFlags()
-		default:
-			return usagef("mcp: --web %q: want live or replay", *web)
-		}
-		b, err := browser.Launch(ctx, opts)
+		b, closeBrowser, err := launchOnWeb(ctx, st, "mcp", *suiteDir, *web)
 		if err != nil {
 			return err
 		}
-		defer b.Close()
+		defer closeBrowser()
 		url = b.URL()
 	} else if *web != "live" {
 		return usagef("mcp: --web applies only without --cdp (the browser at --cdp has its own network)")

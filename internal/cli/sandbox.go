@@ -1,12 +1,16 @@
 package cli
 
 import (
+	"context"
 	"net/http"
 	"net/url"
+	"path/filepath"
 	"slices"
 
+	"contractbench/internal/browser"
 	"contractbench/internal/runner"
 	"contractbench/internal/sandbox"
+	"contractbench/internal/servers"
 	"contractbench/internal/suite"
 	"contractbench/internal/webreplay"
 )
@@ -48,4 +52,39 @@ func refuseSandboxLive(web runner.Web, tasks []*suite.Task) error {
 			web, t.ID, u.Hostname(), map[runner.Web]string{runner.WebLive: "use", runner.WebRecord: "record"}[web])
 	}
 	return nil
+}
+
+// launchOnWeb launches a browser on the suite's web for command cmd: the
+// live web, or the suite's fixture web ("replay", its sandbox sites
+// included) through a replay server. The returned function closes both.
+func launchOnWeb(ctx context.Context, st *State, cmd, suiteDir, web string) (*browser.Browser, func(), error) {
+	opts := browser.Options{ExecPath: st.Getenv("CONTRACTBENCH_CHROMIUM"), NoSandbox: st.Root, Env: servers.ChildEnv(st.Environ())}
+	var srv *webreplay.Server
+	switch web {
+	case "live":
+	case "replay":
+		archive, err := webreplay.Open(filepath.Join(suiteDir, "web"))
+		if err != nil {
+			return nil, nil, asUsage(err)
+		}
+		if srv, err = webreplay.NewServer(replayHandler(archive, webreplay.Replay(archive)), webreplay.ServerOptions{Hosts: archive.Hosts()}); err != nil {
+			return nil, nil, err
+		}
+		opts.Flags = srv.ChromiumFlags()
+	default:
+		return nil, nil, usagef("%s: --web %q: want replay or live", cmd, web)
+	}
+	b, err := browser.Launch(ctx, opts)
+	if err != nil {
+		if srv != nil {
+			srv.Close()
+		}
+		return nil, nil, err
+	}
+	return b, func() {
+		b.Close()
+		if srv != nil {
+			srv.Close()
+		}
+	}, nil
 }

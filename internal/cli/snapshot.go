@@ -3,14 +3,11 @@ package cli
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
-	"contractbench/internal/browser"
 	"contractbench/internal/mcpclient"
 	"contractbench/internal/servers"
-	"contractbench/internal/webreplay"
 )
 
 var snapshotCommand = command{
@@ -63,28 +60,11 @@ func runSnapshot(st *State, args []string) error {
 	ctx, cancel := st.Context()
 	defer cancel()
 
-	opts := browser.Options{ExecPath: st.Getenv("CONTRACTBENCH_CHROMIUM"), NoSandbox: st.Root, Env: servers.ChildEnv(st.Environ())}
-	switch *web {
-	case "live":
-	case "replay":
-		archive, err := webreplay.Open(filepath.Join(*suiteDir, "web"))
-		if err != nil {
-			return asUsage(err)
-		}
-		srv, err := webreplay.NewServer(replayHandler(archive, webreplay.Replay(archive)), webreplay.ServerOptions{Hosts: archive.Hosts()})
-		if err != nil {
-			return err
-		}
-		defer srv.Close()
-		opts.Flags = srv.ChromiumFlags()
-	default:
-		return usagef("snapshot: --web %q: want replay or live", *web)
-	}
-	b, err := browser.Launch(ctx, opts)
+	b, closeBrowser, err := launchOnWeb(ctx, st, "snapshot", *suiteDir, *web)
 	if err != nil {
 		return err
 	}
-	defer b.Close()
+	defer closeBrowser()
 	workDir, err := os.MkdirTemp("", "contractbench-snapshot-")
 	if err != nil {
 		return err
