@@ -142,8 +142,8 @@ func (s *Server) click(ctx context.Context, t *tab, in refInput) (reply, error) 
 	if err := mouseClick(ctx, t, x, y); err != nil {
 		return reply{}, err
 	}
-	loading := s.settle(ctx, t, b, false)
-	lines := append([]string{"clicked " + d.Short()}, s.changes(ctx, t, b, loading, false)...)
+	waited := s.settle(ctx, t, b, false)
+	lines := append([]string{"clicked " + d.Short()}, s.changes(ctx, t, b, waited, false)...)
 	return reply{text: strings.Join(lines, "\n")}, nil
 }
 
@@ -188,8 +188,8 @@ func (s *Server) typeText(ctx context.Context, t *tab, in typeInput) (reply, err
 		}
 		lines = append(lines, "pressed Enter")
 	}
-	loading := s.settle(ctx, t, b, false)
-	lines = append(lines, s.changes(ctx, t, b, loading, false)...)
+	waited := s.settle(ctx, t, b, false)
+	lines = append(lines, s.changes(ctx, t, b, waited, false)...)
 	return reply{text: strings.Join(lines, "\n")}, nil
 }
 
@@ -202,8 +202,8 @@ func (s *Server) pressKey(ctx context.Context, t *tab, in pressKeyInput) (reply,
 	if err := sendKeys(ctx, t, events); err != nil {
 		return reply{}, err
 	}
-	loading := s.settle(ctx, t, b, false)
-	lines := append([]string{"pressed " + in.Key}, s.changes(ctx, t, b, loading, false)...)
+	waited := s.settle(ctx, t, b, false)
+	lines := append([]string{"pressed " + in.Key}, s.changes(ctx, t, b, waited, false)...)
 	return reply{text: strings.Join(lines, "\n")}, nil
 }
 
@@ -232,8 +232,8 @@ func (s *Server) selectOption(ctx context.Context, t *tab, in selectOptionInput)
 		}
 		return reply{}, errors.New(msg)
 	}
-	loading := s.settle(ctx, t, b, false)
-	lines := append([]string{fmt.Sprintf("selected %q in %s", res.Label, d.Short())}, s.changes(ctx, t, b, loading, false)...)
+	waited := s.settle(ctx, t, b, false)
+	lines := append([]string{fmt.Sprintf("selected %q in %s", res.Label, d.Short())}, s.changes(ctx, t, b, waited, false)...)
 	return reply{text: strings.Join(lines, "\n")}, nil
 }
 
@@ -256,8 +256,8 @@ func (s *Server) scroll(ctx context.Context, t *tab, in scrollInput) (reply, err
 			return reply{}, err
 		}
 		b := s.observe(ctx, t, true)
-		loading := s.settle(ctx, t, b, false)
-		lines := append([]string{"scrolled " + d.Short() + " into view"}, s.changes(ctx, t, b, loading, true)...)
+		waited := s.settle(ctx, t, b, false)
+		lines := append([]string{"scrolled " + d.Short() + " into view"}, s.changes(ctx, t, b, waited, true)...)
 		return reply{text: strings.Join(lines, "\n")}, nil
 	}
 	dir := strings.ToLower(strings.TrimSpace(in.Direction))
@@ -276,7 +276,7 @@ func (s *Server) scroll(ctx context.Context, t *tab, in scrollInput) (reply, err
 	if err := json.Unmarshal(raw, &pos); err != nil {
 		return reply{}, fmt.Errorf("decoding scroll.js result: %w", err)
 	}
-	loading := s.settle(ctx, t, b, false)
+	waited := s.settle(ctx, t, b, false)
 	at, view, total, axis := pos.Y, pos.ViewH, pos.Height, ""
 	if dir == "left" || dir == "right" {
 		at, view, total, axis = pos.X, pos.ViewW, pos.Width, " across"
@@ -285,7 +285,7 @@ func (s *Server) scroll(ctx context.Context, t *tab, in scrollInput) (reply, err
 	if !pos.Moved {
 		first = fmt.Sprintf("did not move: already at the %s (showing %d to %d of %d px%s)", edge(dir), at, min(at+view, total), total, axis)
 	}
-	lines := append([]string{first}, s.changes(ctx, t, b, loading, true)...)
+	lines := append([]string{first}, s.changes(ctx, t, b, waited, true)...)
 	return reply{text: strings.Join(lines, "\n")}, nil
 }
 

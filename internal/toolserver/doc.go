@@ -32,7 +32,9 @@
 // key events. After an action the server waits for a navigation it
 // caused to load (bounded by Options.Load: a page that does load is
 // reported loaded however busy the machine is) and then for the network
-// and the DOM to go quiet (bounded by Options.Settle). Dialogs are answered at once (alerts
+// and the DOM to go quiet (bounded by Options.Settle). A page still
+// loading when a bound runs out is reported so, naming that bound.
+// Dialogs are answered at once (alerts
 // and leaving the page accepted, confirm and prompt dismissed) and
 // reported. No tool evaluates JavaScript from the agent: the scripts in
 // js/ are embedded and take only data as arguments.

@@ -68,9 +68,9 @@ func (s *Server) observe(ctx context.Context, t *tab, withText bool) before {
 // the network and the DOM to go quiet, within Options.Settle of the action
 // and at least quietOne after a load. Quiet is counted from the action (or
 // the load) on: a page that was quiet before a click says nothing about
-// the fetch the click starts. It reports whether the page was still
-// loading when the bound ran out.
-func (s *Server) settle(ctx context.Context, t *tab, b before, navigating bool) (loading bool) {
+// the fetch the click starts. It reports how the wait ended for a page
+// still loading, so the reply names the bound that really ran out.
+func (s *Server) settle(ctx context.Context, t *tab, b before, navigating bool) waitEnd {
 	deadline := time.Now().Add(s.opts.Settle)
 	from := time.Now()
 	for time.Now().Before(deadline) {
@@ -81,7 +81,7 @@ func (s *Server) settle(ctx context.Context, t *tab, b before, navigating bool) 
 			// waited for too.
 			navigating = false
 			if !s.load(ctx, t, b.state, time.Now().Add(s.opts.Load)) {
-				return t.state().loading
+				return waitEnd{loading: t.state().loading, bound: s.opts.Load}
 			}
 			b.state = t.state()
 			from = time.Now()
@@ -96,13 +96,30 @@ func (s *Server) settle(ctx context.Context, t *tab, b before, navigating bool) 
 			dom = min(time.Duration(a.Quiet)*time.Millisecond, since)
 		}
 		if (net >= quietBoth && dom >= quietBoth) || net >= quietOne || dom >= quietOne {
-			break
+			return waitEnd{loading: t.state().loading}
 		}
 		if sleep(ctx, poll) != nil {
-			break
+			return waitEnd{loading: t.state().loading}
 		}
 	}
-	return t.state().loading
+	return waitEnd{loading: t.state().loading, bound: s.opts.Settle}
+}
+
+// waitEnd is how an action's wait for its effects ended: whether the page
+// was still loading, and the bound that ran out (Options.Load waiting for a
+// navigation, Options.Settle waiting for quiet), zero when the page went
+// quiet while a request of the document (an image, say) was still pending.
+type waitEnd struct {
+	loading bool
+	bound   time.Duration
+}
+
+// note says it for a reply: "still loading after 20s", or "still loading".
+func (w waitEnd) note() string {
+	if w.bound == 0 {
+		return "still loading"
+	}
+	return fmt.Sprintf("still loading after %s", w.bound)
 }
 
 // load waits until a navigation away from the state was has finished: the
@@ -154,7 +171,7 @@ const (
 // a navigation, new tabs, and for a page that stayed, the lines of text
 // that appeared. quietIfNone leaves out "no visible change" (a scroll
 // changes what is visible without changing the text).
-func (s *Server) changes(ctx context.Context, t *tab, b before, loading, quietIfNone bool) []string {
+func (s *Server) changes(ctx context.Context, t *tab, b before, waited waitEnd, quietIfNone bool) []string {
 	out := t.takeDialogs()
 	after := t.state()
 	switch {
@@ -163,12 +180,12 @@ func (s *Server) changes(ctx context.Context, t *tab, b before, loading, quietIf
 		if after.doc != b.state.doc && after.status >= 400 {
 			msg += fmt.Sprintf(" (HTTP %d)", after.status)
 		}
-		if loading {
-			msg += fmt.Sprintf(" (still loading after %s)", s.opts.Load)
+		if waited.loading {
+			msg += " (" + waited.note() + ")"
 		}
 		out = append(out, msg)
-	case loading:
-		out = append(out, fmt.Sprintf("the page is still loading after %s", s.opts.Load))
+	case waited.loading:
+		out = append(out, "the page is "+waited.note())
 	}
 	opened := false
 	for _, id := range s.tabs.idList() {

@@ -174,8 +174,8 @@ func (s *Server) navigate(ctx context.Context, t *tab, in navigateInput) (reply,
 	if res.IsDownload {
 		return reply{}, fmt.Errorf("%s is a file download, not a page", u)
 	}
-	loading := s.settle(ctx, t, b, res.LoaderID != "")
-	return reply{text: strings.Join(s.changes(ctx, t, b, loading, false), "\n")}, nil
+	waited := s.settle(ctx, t, b, res.LoaderID != "")
+	return reply{text: strings.Join(s.changes(ctx, t, b, waited, false), "\n")}, nil
 }
 
 func (s *Server) goBack(ctx context.Context, t *tab, _ noInput) (reply, error) {
@@ -191,8 +191,8 @@ func (s *Server) goBack(ctx context.Context, t *tab, _ noInput) (reply, error) {
 	if _, err := send(ctx, t, page.NavigateToHistoryEntry, page.NavigateToHistoryEntryParams{EntryID: prev.ID}); err != nil {
 		return reply{}, fmt.Errorf("going back to %s: %w", prev.URL, err)
 	}
-	loading := s.settle(ctx, t, b, true)
-	return reply{text: strings.Join(s.changes(ctx, t, b, loading, false), "\n")}, nil
+	waited := s.settle(ctx, t, b, true)
+	return reply{text: strings.Join(s.changes(ctx, t, b, waited, false), "\n")}, nil
 }
 
 func (s *Server) readPage(ctx context.Context, t *tab, in readPageInput) (reply, error) {

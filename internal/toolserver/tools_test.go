@@ -445,6 +445,25 @@ func TestLoadBound(t *testing.T) {
 	}
 }
 
+// TestStillLoadingNamesTheBound checks that a reply names the bound that
+// really ran out: an action on a page still loading, which navigates
+// nowhere, waits only Settle, and must not claim to have waited Load.
+func TestStillLoadingNamesTheBound(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.srv.opts.Settle = 300 * time.Millisecond
+	e.srv.opts.Load = 400 * time.Millisecond
+	text := e.ok("navigate", map[string]any{"url": site.URL + "/slowload.html"}) // its image never loads
+	if !strings.Contains(text, "(still loading after 400ms)") {
+		t.Fatalf("navigate to a page that never loads, Load 400ms:\n%s", text)
+	}
+	e.srv.opts.Load = time.Minute
+	text = e.ok("press_key", map[string]any{"key": "Tab"})
+	if !strings.Contains(text, "the page is still loading after 300ms") || strings.Contains(text, "1m0s") {
+		t.Errorf("a key press on a page still loading, Settle 300ms, Load 1m:\n%s", text)
+	}
+}
+
 // The in-memory transport skips the byte framing; this runs the server over
 // a pipe with the newline-delimited JSON stdio uses, as `contractbench mcp`
 // will.
