@@ -139,3 +139,95 @@ func TestDecodeNetworkBody(t *testing.T) {
 		})
 	}
 }
+
+// TestEvaluateNetworkCount covers count: a write the task asks for once,
+// made twice, is two; and a body the judge cut leaves a count undecided
+// whenever it could change the outcome, so that neither a count nor a not
+// around a network clause passes on what the judge did not keep.
+func TestEvaluateNetworkCount(t *testing.T) {
+	t.Parallel()
+	cartAdd := func(op Op, value int, form map[string]string) *Network {
+		return &Network{URLPattern: `/cart/add$`, Method: "POST", StatusIn: []int{303}, Form: form, Count: &Count{Op: op, Value: value}}
+	}
+	cut := func(o *Observation) { o.Network[3].BodyTruncated = true }
+	tests := []struct {
+		name          string
+		clause        Clause
+		edit          func(*Observation)
+		want          bool
+		wantUndecided bool
+		wantSeen      string
+		wantExp       string
+	}{
+		{"exactly as many as made", cartAdd(OpEq, 2, nil), nil, true, false,
+			"2 requests match after the agent's first tool call: POST https://shop.sandbox.test/cart/add (303); POST https://shop.sandbox.test/cart/add (303)",
+			"exactly 2 requests POST to /cart/add$ with status in [303], after the agent's first tool call"},
+		{"a write made twice is not made once", cartAdd(OpEq, 1, nil), nil, false, false,
+			"2 requests match", "exactly 1 request POST"},
+		{"at most", cartAdd(OpLTE, 1, nil), nil, false, false, "2 requests match", "at most 1 request POST"},
+		{"at least", cartAdd(OpGTE, 2, nil), nil, true, false, "2 requests match", "at least 2 requests POST"},
+		{"form narrows what counts", cartAdd(OpEq, 1, map[string]string{"qty": "2"}), nil, true, false, "1 request matches", ""},
+		{"none, when none is wanted", cartAdd(OpEq, 0, map[string]string{"qty": "5"}), nil, true, false,
+			`none with a wanted status, method and body`, "exactly 0 requests"},
+		{"a cut body could make two", cartAdd(OpEq, 1, map[string]string{"qty": "2"}), cut, false, true,
+			"undecided: 1 request with a body longer than the 65536 bytes the judge keeps could match", ""},
+		{"a cut body cannot undo at least one", &Network{URLPattern: `/cart/add$`, StatusIn: []int{303}, Form: map[string]string{"qty": "2"}}, cut, true, false,
+			"POST https://shop.sandbox.test/cart/add (303)", ""},
+		{"a cut body cannot reach an unreachable count", cartAdd(OpEq, 3, map[string]string{"qty": "2"}), cut, false, false, "1 request matches", ""},
+		{"not over a cut body is undecided, never a pass", &Not{Child: &Network{URLPattern: `/cart/add$`, StatusIn: []int{303}, Form: map[string]string{"sku": "KT-0412", "qty": "1"}}},
+			func(o *Observation) { o.Network[3].Body, o.Network[3].BodyTruncated = "sku=KT-04", true }, false, true, "undecided", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			obs := bodyObservation()
+			if tc.edit != nil {
+				tc.edit(&obs)
+			}
+			v := Evaluate(Postconditions{tc.clause}, obs, nil)
+			if v.Passed != tc.want || v.Undecided != tc.wantUndecided {
+				t.Fatalf("passed = %v, undecided = %v; want %v, %v; evidence: %+v", v.Passed, v.Undecided, tc.want, tc.wantUndecided, v.Evidence)
+			}
+			ev := v.Evidence[len(v.Evidence)-1]
+			if !strings.Contains(ev.Seen, tc.wantSeen) {
+				t.Errorf("seen %q\nwant it to contain %q", ev.Seen, tc.wantSeen)
+			}
+			if !strings.Contains(ev.Expected, tc.wantExp) {
+				t.Errorf("expected %q\nwant it to contain %q", ev.Expected, tc.wantExp)
+			}
+		})
+	}
+}
+
+func TestDecodeNetworkCount(t *testing.T) {
+	t.Parallel()
+	pc, err := Parse([]byte("postconditions:\n- {kind: network, url_pattern: x, status_in: [303], count: {op: eq, value: 1}}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := pc[0].(*Network).Count; c == nil || *c != (Count{Op: OpEq, Value: 1}) {
+		t.Errorf("decoded count %+v", c)
+	}
+	for _, tc := range []struct{ name, src, path, msg string }{
+		{"not a mapping", `- {kind: network, url_pattern: x, status_in: [200], count: 1}`,
+			"postconditions[0].count", "expected a mapping, got the integer 1"},
+		{"op missing", `- {kind: network, url_pattern: x, status_in: [200], count: {value: 1}}`,
+			"postconditions[0].count.op", "missing"},
+		{"op unknown", `- {kind: network, url_pattern: x, status_in: [200], count: {op: ne, value: 1}}`,
+			"postconditions[0].count.op", `"ne" is not one of eq, gte, lte`},
+		{"negative", `- {kind: network, url_pattern: x, status_in: [200], count: {op: eq, value: -1}}`,
+			"postconditions[0].count.value", "negative"},
+		{"unknown field", `- {kind: network, url_pattern: x, status_in: [200], count: {op: eq, value: 1, times: 2}}`,
+			"postconditions[0].count.times", "unknown field"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse([]byte("postconditions:\n" + tc.src))
+			if err == nil {
+				t.Fatal("want an error")
+			}
+			if !strings.Contains(err.Error(), tc.path+": ") || !strings.Contains(err.Error(), tc.msg) {
+				t.Errorf("error %q\nwant %s: ...%s...", err, tc.path, tc.msg)
+			}
+		})
+	}
+}

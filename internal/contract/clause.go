@@ -1,5 +1,7 @@
 package contract
 
+import "fmt"
+
 // Kind names a clause type. It is the value of the `kind` key in a contract
 // document.
 type Kind string
@@ -66,7 +68,7 @@ type DOMCount struct {
 	Value    int    `json:"value"`
 }
 
-// Op is the comparison of a dom_count clause.
+// Op is the comparison of a dom_count clause or a network clause's count.
 type Op string
 
 const (
@@ -75,11 +77,25 @@ const (
 	OpLTE Op = "lte" // count <= value
 )
 
+// compare returns the comparison's symbol and whether n compares to value
+// as op says; ok is false for an unknown op.
+func (op Op) compare(n, value int) (sym string, holds, ok bool) {
+	switch op {
+	case OpEq:
+		return "==", n == value, true
+	case OpGTE:
+		return ">=", n >= value, true
+	case OpLTE:
+		return "<=", n <= value, true
+	}
+	return string(op), false, false
+}
+
 // Network holds when at least one request in the Observation's network log
-// has a URL matched by URLPattern (RE2, unanchored), a status listed in
-// StatusIn, the method Method when it is set (compared case-insensitively),
-// a body that satisfies BodyPattern and Form when they are set, and started
-// within the window Since names.
+// (or as many as Count says) has a URL matched by URLPattern (RE2,
+// unanchored), a status listed in StatusIn, the method Method when it is
+// set (compared case-insensitively), a body that satisfies BodyPattern and
+// Form when they are set, and started within the window Since names.
 type Network struct {
 	URLPattern string `json:"url_pattern"`
 	StatusIn   []int  `json:"status_in"`
@@ -95,6 +111,16 @@ type Network struct {
 	// Since is the window of requests considered; empty means
 	// SinceTaskStart.
 	Since Since `json:"since"`
+	// Count, when set, is how many requests must match: a write the task
+	// asks for once (an order, a booking, a post) made twice is two.
+	// Nil means at least one.
+	Count *Count `json:"count,omitempty"`
+}
+
+// Count compares a number of matching requests with Value as Op says.
+type Count struct {
+	Op    Op  `json:"op"`
+	Value int `json:"value"`
 }
 
 // Since is the window of a network clause.
@@ -166,6 +192,44 @@ func (c *DOMText) selector() string {
 		return DefaultSelector
 	}
 	return c.Selector
+}
+
+// count returns the count with the default applied: at least one.
+func (c *Network) count() Count {
+	if c.Count == nil {
+		return Count{Op: OpGTE, Value: 1}
+	}
+	return *c.Count
+}
+
+// quantity says the count for evidence: "exactly 1 request", "at least 2
+// requests".
+func (c Count) quantity() string {
+	words := map[Op]string{OpEq: "exactly", OpGTE: "at least", OpLTE: "at most"}[c.Op]
+	if words == "" {
+		words = string(c.Op)
+	}
+	noun := "requests"
+	if c.Value == 1 {
+		noun = "request"
+	}
+	return fmt.Sprintf("%s %d %s", words, c.Value, noun)
+}
+
+// decide says whether every number of matches from lo to hi compares to
+// Value as Op says (holds), and whether they all agree (decided).
+func (c Count) decide(lo, hi int) (holds, decided bool) {
+	_, atLo, _ := c.Op.compare(lo, c.Value)
+	if lo == hi {
+		return atLo, true
+	}
+	if c.Op == OpEq {
+		// Only one number holds: with more than one possible, the count
+		// is known to fail only when Value is out of reach.
+		return false, c.Value < lo || c.Value > hi
+	}
+	_, atHi, _ := c.Op.compare(hi, c.Value)
+	return atLo, atLo == atHi
 }
 
 // since returns the window with the default applied.

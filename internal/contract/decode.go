@@ -142,16 +142,8 @@ func (d *decoder) clause(n *yaml.Node, path string, depth int) Clause {
 		}
 		c = dt
 	case KindDOMCount:
-		dc := &DOMCount{
-			Selector: f.selector("selector", true),
-			Op:       Op(f.oneOf("op", true, string(OpEq), string(OpGTE), string(OpLTE))),
-		}
-		if v, vn, ok := f.integer("value"); ok {
-			if v < 0 {
-				d.Add(vn, problem.Join(path, "value"), "%d is negative: a count is never below 0", v)
-			}
-			dc.Value = v
-		}
+		dc := &DOMCount{Selector: f.selector("selector", true)}
+		dc.Op, dc.Value = f.comparison()
 		c = dc
 	case KindNetwork:
 		nw := &Network{
@@ -164,6 +156,7 @@ func (d *decoder) clause(n *yaml.Node, path string, depth int) Clause {
 			nw.BodyPattern = f.regexp("body_pattern")
 		}
 		nw.Form = f.form("form")
+		nw.Count = f.count("count")
 		if nw.Since == "" {
 			nw.Since = SinceTaskStart
 		}
@@ -325,6 +318,34 @@ func (f *fields) oneOf(name string, required bool, allowed ...string) string {
 	}
 	f.d.Add(f.Get(name), problem.Join(f.Path, name), "%q is not one of %s", problem.Bound(s, 40), strings.Join(allowed, ", "))
 	return ""
+}
+
+// comparison reads the op and value of a count, in this mapping.
+func (f *fields) comparison() (Op, int) {
+	op := Op(f.oneOf("op", true, string(OpEq), string(OpGTE), string(OpLTE)))
+	v, vn, ok := f.integer("value")
+	if ok && v < 0 {
+		f.d.Add(vn, problem.Join(f.Path, "value"), "%d is negative: a count is never below 0", v)
+	}
+	return op, v
+}
+
+// count reads an optional mapping {op, value}: how many requests a
+// network clause wants.
+func (f *fields) count(name string) *Count {
+	n := f.Get(name)
+	if n == nil {
+		return nil
+	}
+	m, ok := f.d.Mapping(n, problem.Join(f.Path, name))
+	if !ok {
+		return nil
+	}
+	inner := &fields{Mapping: m, d: f.d, clauseKind: f.clauseKind}
+	var c Count
+	c.Op, c.Value = inner.comparison()
+	inner.Done()
+	return &c
 }
 
 func (f *fields) integer(name string) (int, *yaml.Node, bool) {

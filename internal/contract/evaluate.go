@@ -314,21 +314,10 @@ func (e *evaluator) foldedTexts(sel string) []string {
 }
 
 func (e *evaluator) domCount(c *DOMCount) check {
-	var (
-		sym string
-		cmp func(n int) bool
-	)
-	switch c.Op {
-	case OpEq:
-		sym, cmp = "==", func(n int) bool { return n == c.Value }
-	case OpGTE:
-		sym, cmp = ">=", func(n int) bool { return n >= c.Value }
-	case OpLTE:
-		sym, cmp = "<=", func(n int) bool { return n <= c.Value }
-	}
+	sym, _, known := c.Op.compare(0, c.Value)
 	expected := fmt.Sprintf("count of %s %s %d", c.Selector, sym, c.Value)
-	if cmp == nil {
-		return fail(fmt.Sprintf("count of %s %s %d", c.Selector, c.Op, c.Value), fmt.Sprintf("unknown op %q", c.Op))
+	if !known {
+		return fail(expected, fmt.Sprintf("unknown op %q", c.Op))
 	}
 	el, ok := e.obs.Elements[c.Selector]
 	if !ok {
@@ -337,7 +326,8 @@ func (e *evaluator) domCount(c *DOMCount) check {
 		// not around a count) pass on an incomplete observation.
 		return check{undecided: true, expected: expected, seen: "selector " + c.Selector + " missing from the observation"}
 	}
-	return check{ok: cmp(el.Count), expected: expected, seen: "count " + strconv.Itoa(el.Count) + hiddenNote(el)}
+	_, holds, _ := c.Op.compare(el.Count, c.Value)
+	return check{ok: holds, expected: expected, seen: "count " + strconv.Itoa(el.Count) + hiddenNote(el)}
 }
 
 // hiddenNote says how many matches were left out as not seen.
@@ -353,8 +343,13 @@ const maxListed = 5
 
 func (e *evaluator) network(c *Network) check {
 	since := c.since()
+	count := c.count()
 	var exp strings.Builder
-	exp.WriteString("a request")
+	if c.Count == nil {
+		exp.WriteString("a request")
+	} else {
+		exp.WriteString(count.quantity())
+	}
 	if c.Method != "" {
 		exp.WriteString(" " + strings.ToUpper(c.Method))
 	}
@@ -365,12 +360,14 @@ func (e *evaluator) network(c *Network) check {
 	if len(c.Form) > 0 {
 		fmt.Fprintf(&exp, ", form %s", formList(c.Form))
 	}
+	window := "after the agent's first tool call"
 	if since == SinceLastToolCall {
-		exp.WriteString(", after the last tool call")
-	} else {
-		exp.WriteString(", after the agent's first tool call")
+		window = "after the last tool call"
 	}
-	expected := exp.String()
+	expected := exp.String() + ", " + window
+	if _, _, known := count.Op.compare(0, count.Value); !known {
+		return fail(expected, fmt.Sprintf("unknown count op %q", count.Op))
+	}
 
 	re, err := regexp.Compile(c.URLPattern)
 	if err != nil {
@@ -380,8 +377,8 @@ func (e *evaluator) network(c *Network) check {
 	if err != nil {
 		return fail(expected, err.Error())
 	}
-	var inWindow, urlMatch, earlier int
-	var near []NetworkEntry // url matches in the window that fail on status or method
+	var inWindow, urlMatch, earlier, cut int
+	var near []NetworkEntry // url matches in the window that fail on status, method or body
 	var nearWhy []string    // per near entry, what its body lacked ("" when status or method failed)
 	var hits []NetworkEntry
 	var beforeAgent int
@@ -409,51 +406,74 @@ func (e *evaluator) network(c *Network) check {
 			continue
 		}
 		if why := body.mismatch(n); why != "" {
+			if n.BodyTruncated {
+				cut++
+			}
 			near, nearWhy = append(near, n), append(nearWhy, why)
 			continue
 		}
 		hits = append(hits, n)
 	}
-	if len(hits) > 0 {
-		seen := describeRequest(hits[0])
+
+	// A body the judge cut could be a match or not: the number of matches
+	// is somewhere from len(hits) to len(hits)+cut, and the clause is
+	// decided only when the count holds, or fails, over all of it.
+	holds, decided := count.decide(len(hits), len(hits)+cut)
+	var seen string
+	switch {
+	case len(hits) > 0 && c.Count == nil:
+		seen = describeRequest(hits[0])
 		if len(hits) > 1 {
 			seen += fmt.Sprintf(" (+%d more matching)", len(hits)-1)
 		}
-		return pass(expected, seen)
-	}
-	window := "after the agent's first tool call"
-	if since == SinceLastToolCall {
-		window = "after the last tool call"
-	}
-	if urlMatch == 0 {
-		seen := fmt.Sprintf("none of %s %s matches the URL pattern", requests(inWindow), window)
+	case len(hits) > 0:
+		seen = fmt.Sprintf("%s %s: %s", matching(len(hits)), window, listRequests(hits, nil))
+	case urlMatch == 0:
+		seen = fmt.Sprintf("none of %s %s matches the URL pattern", requests(inWindow), window)
 		if earlier > 0 {
 			seen += fmt.Sprintf("; %s before the last tool call did", requests(earlier))
 		}
 		if beforeAgent > 0 {
 			seen += fmt.Sprintf("; %s made before the agent's first tool call or fetched ahead by the browser did, which never count", requests(beforeAgent))
 		}
-		return fail(expected, seen)
+	default:
+		wanted := "a wanted status and method"
+		if body.active() {
+			wanted = "a wanted status, method and body"
+		}
+		seen = fmt.Sprintf("URL pattern matched by %s %s, none with %s: %s", requests(urlMatch), window, wanted, listRequests(near, nearWhy))
 	}
+	if !decided {
+		seen = fmt.Sprintf("undecided: %s with a body longer than the %d bytes the judge keeps could match; %s", requests(cut), MaxBodyBytes, seen)
+		return check{undecided: true, expected: expected, seen: seen}
+	}
+	return check{ok: holds, expected: expected, seen: seen}
+}
+
+// listRequests describes up to maxListed requests, each followed by its
+// reason when why has one.
+func listRequests(ns []NetworkEntry, why []string) string {
 	var b strings.Builder
-	wanted := "a wanted status and method"
-	if body.active() {
-		wanted = "a wanted status, method and body"
-	}
-	fmt.Fprintf(&b, "URL pattern matched by %s %s, none with %s: ", requests(urlMatch), window, wanted)
-	for i, n := range near[:min(len(near), maxListed)] {
+	for i, n := range ns[:min(len(ns), maxListed)] {
 		if i > 0 {
 			b.WriteString("; ")
 		}
 		b.WriteString(describeRequest(n))
-		if nearWhy[i] != "" {
-			b.WriteString(", " + nearWhy[i])
+		if i < len(why) && why[i] != "" {
+			b.WriteString(", " + why[i])
 		}
 	}
-	if len(near) > maxListed {
-		fmt.Fprintf(&b, "; +%d more", len(near)-maxListed)
+	if len(ns) > maxListed {
+		fmt.Fprintf(&b, "; +%d more", len(ns)-maxListed)
 	}
-	return fail(expected, b.String())
+	return b.String()
+}
+
+func matching(n int) string {
+	if n == 1 {
+		return "1 request matches"
+	}
+	return strconv.Itoa(n) + " requests match"
 }
 
 func describeRequest(n NetworkEntry) string {
