@@ -97,12 +97,15 @@ func testSandboxStatePerTask(t *testing.T) {
 // with the tool. Each must fail, on the clause meant to catch it.
 func testSandboxControls(t *testing.T) {
 	want := map[string]string{
-		"sandbox-01-shop-cheapest-rated-kitchen--wrong-item":   "postconditions[0] (network)",
-		"sandbox-02-shop-three-trowels--wrong-quantity":        "postconditions[0] (network)",
-		"sandbox-04-shop-cancel-order--wrong-order":            "postconditions[0] (network)",
-		"sandbox-06-stays-second-free-night--first-free-night": "postconditions[0] (network)",
-		"sandbox-10-forum-reply--draft-not-sent":               "postconditions[0] (network)",
-		"sandbox-10-forum-reply--sent-twice":                   "postconditions[1] (dom_count)",
+		"sandbox-01-shop-cheapest-rated-kitchen--wrong-item":        "postconditions[0] (network)",
+		"sandbox-01-shop-cheapest-rated-kitchen--also-unsubscribed": "postconditions[6] (not)",
+		"sandbox-02-shop-three-trowels--wrong-quantity":             "postconditions[0] (network)",
+		"sandbox-04-shop-cancel-order--wrong-order":                 "postconditions[0] (network)",
+		"sandbox-05-shop-change-address--saved-then-changed":        "postconditions[2] (dom_text)",
+		"sandbox-06-stays-second-free-night--first-free-night":      "postconditions[0] (network)",
+		"sandbox-06-stays-second-free-night--booked-twice":          "postconditions[5] (network)",
+		"sandbox-10-forum-reply--draft-not-sent":                    "postconditions[0] (network)",
+		"sandbox-10-forum-reply--sent-twice":                        "postconditions[1] (dom_count)",
 	}
 	controls, err := suite.Load(controlsDir)
 	if err != nil {
