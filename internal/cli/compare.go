@@ -65,15 +65,14 @@ func runCompare(st *State, args []string) error {
 	for i, name := range names {
 		o := f.runOptions
 		o.server = strings.TrimSpace(name)
-		cfg, err := newRunConfig(st, o)
+		cfg, server, err := loadRun(st, o)
 		if err != nil {
 			return err
 		}
-		p, _, err := serverProfile(o.serversFile, o.suiteDir, o.server)
-		if err != nil {
+		if err := chooseAgent(st, cfg, server, o); err != nil {
 			return err
 		}
-		cfgs[i], pageTools[i] = cfg, p.PageTools()
+		cfgs[i], pageTools[i] = cfg, server.PageTools()
 	}
 	dir := *out
 	if dir == "" {

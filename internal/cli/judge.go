@@ -55,12 +55,17 @@ func runJudge(st *State, args []string) error {
 	if *taskID == "" || *browserURL == "" {
 		return usagef("judge: --task and --browser-url are required")
 	}
-	cfg, err := newRunConfig(st, runOptions{suiteDir: *suiteDir, tasks: []string{*taskID}, agent: agentReference,
-		server: "builtin", web: "replay"}) // only the task and the screenshot classes are used: the browser is the caller's
+	// The browser is the caller's: only the task and the suite's
+	// screenshot classes are needed.
+	s, tasks, err := loadSuite(*suiteDir, []string{*taskID})
 	if err != nil {
 		return err
 	}
-	task := cfg.Tasks[0]
+	classes, err := loadClasses(s.ClassesDir())
+	if err != nil {
+		return asUsage(err)
+	}
+	task := tasks[0]
 	ctx, cancel := st.Context()
 	defer cancel()
 	j, err := judge.Attach(ctx, *browserURL, judge.Options{})
@@ -84,7 +89,7 @@ func runJudge(st *State, args []string) error {
 		case <-ctx.Done():
 		}
 	}
-	v, obs, err := j.Grade(context.WithoutCancel(ctx), task.Postconditions, cfg.Classes)
+	v, obs, err := j.Grade(context.WithoutCancel(ctx), task.Postconditions, classes)
 	if err != nil {
 		return fmt.Errorf("observe: %w", err)
 	}

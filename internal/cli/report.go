@@ -6,11 +6,9 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"slices"
 	"strings"
 	"time"
 
-	"contractbench/internal/llm"
 	"contractbench/internal/problem"
 	"contractbench/internal/report"
 	"contractbench/internal/runner"
@@ -68,90 +66,23 @@ func writeReport(st *State, dir string, run *report.Run) error {
 	return nil
 }
 
-// verdictOf prints one line per task result (the failing clause with its
-// evidence, as contract.Evaluate decided it), the cost, and the gate, and
-// returns the command's error: nil only when everything passed.
+// verdictOf prints the verdict lines of run (report.WriteVerdicts), with
+// the gate of baseline when it is not nil, and returns the command's
+// error: nil only when everything passed.
 func verdictOf(st *State, run *report.Run, baseline *report.Baseline) error {
-	harness, notPassed := 0, 0
-	var usd float64
-	for _, r := range run.Results {
-		usd += r.USD
-		line := fmt.Sprintf("%s: %s", r.Task, r.Outcome)
-		if run.Settings.Repeat > 1 {
-			line = fmt.Sprintf("%s#%d: %s", r.Task, r.Attempt, r.Outcome)
-		}
-		if r.FailedPostcondition != "" {
-			line += " | failed_postcondition: " + r.FailedPostcondition
-		}
-		if r.Trust != "" {
-			line += " | trust: " + r.Trust
-		}
-		if r.Outcome == report.OutcomeReplayDrift && r.Drift != "" {
-			// The drift says why; the fix is always to record again.
-			line += " | the transcript no longer matches; re-record with: " +
-				recordHint(runOptions{suiteDir: run.Settings.Suite, server: run.Settings.Server}, r.Task)
-		}
-		if r.USD > 0 {
-			line += " | cost " + llm.FormatUSD(r.USD)
-		}
-		fmt.Fprintln(st.Stdout, line)
-		if !r.Outcome.Passed() {
-			notPassed++
-			if r.FailedPostcondition != "" {
-				fmt.Fprintf(st.Stdout, "  judged by contract.Evaluate on the browser's final state:\n")
-				for _, e := range r.Evidence {
-					if !e.Passed {
-						fmt.Fprintf(st.Stdout, "  %s (%s): expected %s; saw %s\n", e.Path, e.Kind, e.Expected, e.Seen)
-					}
-				}
-			}
-			if r.Reason != "" {
-				fmt.Fprintf(st.Stdout, "  reason: %s\n", r.Reason)
-			}
-		}
-		if r.Outcome == report.OutcomeError {
-			harness++
-		}
+	hint := func(task string) string {
+		return recordHint(runOptions{suiteDir: run.Settings.Suite, server: run.Settings.Server}, task)
 	}
-	if usd > 0 {
-		fmt.Fprintf(st.Stdout, "estimated cost: %s in total\n", llm.FormatUSD(usd))
-	}
-	if baseline != nil {
-		// A gate on a selection (--task) covers the selected tasks of the
-		// baseline and says so; the others were not asked for.
-		scope := ""
-		if !run.Settings.AllTasks {
-			var sel []string
-			for _, t := range baseline.Tasks {
-				if slices.Contains(run.Settings.Tasks, t) {
-					sel = append(sel, t)
-				}
-			}
-			scope = fmt.Sprintf(", the %d of the baseline's %d that were selected", len(sel), len(baseline.Tasks))
-			baseline = &report.Baseline{ExpectedPassCount: len(sel), Tasks: sel}
-		}
-		failures := report.Gate(baseline, run)
-		if len(failures) > 0 {
-			tasks := 0
-			for _, f := range failures {
-				if f.Task != "" { // the rest are about the run as a whole
-					tasks++
-				}
-			}
-			fmt.Fprintf(st.Stdout, "gate: FAILED (%d of %d covered tasks%s)\n", tasks, len(baseline.Tasks), scope)
-			for _, f := range failures {
-				fmt.Fprintf(st.Stdout, "  %s\n", f)
-			}
-			return failed("gate failed")
-		}
-		fmt.Fprintf(st.Stdout, "gate: passed (%d / %d%s)\n", baseline.ExpectedPassCount, len(baseline.Tasks), scope)
-	}
+	// A failed write to stdout does not change what the run decided.
+	v, _ := report.WriteVerdicts(st.Stdout, run, report.VerdictOptions{Baseline: baseline, RecordHint: hint})
 	switch {
+	case v.GateFailed:
+		return failed("gate failed")
 	case run.Incomplete:
 		return interrupted() // execute said so
-	case harness > 0:
-		return fmt.Errorf("%d task(s) ended in a harness error", harness)
-	case notPassed > 0:
+	case v.Errors > 0:
+		return fmt.Errorf("%d task(s) ended in a harness error", v.Errors)
+	case v.NotPassed > 0:
 		return failed("")
 	}
 	return nil

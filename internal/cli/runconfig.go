@@ -95,73 +95,161 @@ func traceMode(flag string, attempts int) (runner.Trace, error) {
 
 // newRunConfig checks every input a run needs before anything starts, so a
 // bad flag, task, transcript or archive ends the command with a usage
-// error and no report.
+// error and no report: first what the run reads (loadRun), then what plays
+// its agent (chooseAgent).
 func newRunConfig(st *State, o runOptions) (*runner.Config, error) {
-	// Every file of the suite, not only the selected tasks' (validate's
-	// check, but for stale transcripts, which the replay reports).
-	if _, err := validateSuite(o.suiteDir, false); err != nil {
-		return nil, asUsage(err)
-	}
-	s, err := suite.Load(o.suiteDir)
-	if err != nil {
-		return nil, asUsage(err)
-	}
-	tasks, err := s.Select(o.tasks)
-	if err != nil {
-		return nil, asUsage(err)
-	}
-	profile, root, err := serverProfile(o.serversFile, o.suiteDir, o.server)
+	cfg, server, err := loadRun(st, o)
 	if err != nil {
 		return nil, err
 	}
-	web := o.web
-	switch web {
+	if err := chooseAgent(st, cfg, server, o); err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+// loadRun loads and checks what a run of o reads, whatever plays its
+// agent: the suite and the selected tasks, the tool server's profile, the
+// web, the browsers, prices, caps and screenshot classes. It returns the
+// run's configuration without an agent, and the server's profile, which
+// chooseAgent needs.
+func loadRun(st *State, o runOptions) (*runner.Config, *servers.Profile, error) {
+	s, tasks, err := loadSuite(o.suiteDir, o.tasks)
+	if err != nil {
+		return nil, nil, err
+	}
+	server, root, err := serverProfile(o.serversFile, o.suiteDir, o.server)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := checkWeb(o, tasks); err != nil {
+		return nil, nil, err
+	}
+	cfg := &runner.Config{
+		Suite:  s,
+		Tasks:  tasks,
+		Server: serverFunc(st, server, root),
+		Allow:  server.Allow(),
+		Unsafe: server.UnsafeTools(),
+		Web:    o.web,
+		Repeat: max(o.repeat, 1),
+		Now:    st.Now,
+	}
+	if err := setBrowsers(st, cfg, o, server); err != nil {
+		return nil, nil, err
+	}
+	if o.web == runner.WebLive || o.web == runner.WebRecord {
+		if err := checkNetwork(st, tasks, o.web); err != nil {
+			return nil, nil, err
+		}
+	}
+	if cfg.Prices, err = loadPrices(o.prices); err != nil {
+		return nil, nil, err
+	}
+	if cfg.Trace, err = traceMode(o.trace, len(tasks)*cfg.Repeat); err != nil {
+		return nil, nil, err
+	}
+	if cfg.Caps, err = runCaps(tasks); err != nil {
+		return nil, nil, err
+	}
+	if cfg.Inputs, err = taskInputs(tasks); err != nil {
+		return nil, nil, err
+	}
+	cfg.Provenance.Contractbench = Version()
+	if pkg := server.Package(); pkg != nil {
+		cfg.Provenance.ServerPackage = pkg.Name + "@" + pkg.Version
+	}
+	if err := openWeb(cfg); err != nil {
+		return nil, nil, err
+	}
+	if cfg.Classes, err = loadClasses(s.ClassesDir()); err != nil {
+		return nil, nil, asUsage(err)
+	}
+	cfg.Settings = runSettings(cfg, o)
+	return cfg, server, nil
+}
+
+// loadSuite loads the suite in dir and selects the tasks ids name (every
+// task for none). Every file of the suite must be valid, not only the
+// selected tasks' (validate's check, but for stale transcripts, which the
+// replay reports).
+func loadSuite(dir string, ids []string) (*suite.Suite, []*suite.Task, error) {
+	if _, err := validateSuite(dir, false); err != nil {
+		return nil, nil, asUsage(err)
+	}
+	s, err := suite.Load(dir)
+	if err != nil {
+		return nil, nil, asUsage(err)
+	}
+	tasks, err := s.Select(ids)
+	if err != nil {
+		return nil, nil, asUsage(err)
+	}
+	return s, tasks, nil
+}
+
+// checkWeb checks --web and --record-to, and refuses the network for
+// tasks on the sandbox's sites.
+func checkWeb(o runOptions, tasks []*suite.Task) error {
+	switch o.web {
 	case runner.WebReplay, runner.WebLive, runner.WebRecord:
 	default:
-		return nil, usagef("unknown --web %q: want replay, live or record", web)
+		return usagef("unknown --web %q: want replay, live or record", o.web)
 	}
-	if o.recordTo != "" && web != runner.WebRecord {
-		return nil, usagef("--record-to applies only with --web record")
+	if o.recordTo != "" && o.web != runner.WebRecord {
+		return usagef("--record-to applies only with --web record")
 	}
-	if err := refuseSandboxLive(web, tasks); err != nil {
-		return nil, err
-	}
-	isolate, err := isolation(o.isolate, profile, o.agentCDP)
+	return refuseSandboxLive(o.web, tasks)
+}
+
+// setBrowsers sets how cfg's tasks get their browsers: the isolation, how
+// to launch a browser, or the running browsers the workers attach to
+// instead (--browser-url), and the number of workers (-j, by default one
+// per running browser).
+func setBrowsers(st *State, cfg *runner.Config, o runOptions, server *servers.Profile) error {
+	isolate, err := isolation(o.isolate, server, o.agentCDP)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	endpoints, err := browserEndpoints(o.browserURLs)
 	if err != nil {
-		return nil, err
+		return err
 	}
+	parallel := o.parallel
 	if len(endpoints) > 0 {
 		if !o.parallelSet {
-			o.parallel = len(endpoints)
-		} else if o.parallel != len(endpoints) {
-			return nil, usagef("--browser-url: %d browser endpoints for -j %d: each worker needs a browser of its own (pass as many endpoints as -j, or leave -j out)", len(endpoints), o.parallel)
+			parallel = len(endpoints)
+		} else if parallel != len(endpoints) {
+			return usagef("--browser-url: %d browser endpoints for -j %d: each worker needs a browser of its own (pass as many endpoints as -j, or leave -j out)", len(endpoints), parallel)
 		}
 		// Under process isolation a running browser keeps the network
 		// it has: the hermetic web reaches a browser through its launch
 		// flags (host mapping, certificate pin) or a context's proxy,
 		// and a shared default context has neither.
-		if web != runner.WebLive && isolate == runner.IsolateProcess {
+		if o.web != runner.WebLive && isolate == runner.IsolateProcess {
 			why := "--isolate process"
-			if !profile.Confined() {
+			if !server.Confined() {
 				why = fmt.Sprintf("server %s cannot be confined to a browser context (its command takes no {browser_context}), so its tasks share the browser's default context", o.server)
 			}
-			return nil, usagef("--browser-url with --web %s: %s, which a running browser cannot be given the %s web in (it is wired in through launch flags or a browser context's proxy); pass --web live to use that browser's own network, or drop --browser-url", web, why, web)
+			return usagef("--browser-url with --web %s: %s, which a running browser cannot be given the %s web in (it is wired in through launch flags or a browser context's proxy); pass --web live to use that browser's own network, or drop --browser-url", o.web, why, o.web)
 		}
 	}
-	if web == runner.WebLive || web == runner.WebRecord {
-		if err := checkNetwork(st, tasks, web); err != nil {
-			return nil, err
-		}
+	cfg.Isolate, cfg.BrowserURLs, cfg.Parallel = isolate, endpoints, max(parallel, 1)
+	cfg.Browser = browser.Options{
+		ExecPath:  st.Getenv("CONTRACTBENCH_CHROMIUM"),
+		NoSandbox: st.Root,
+		Env:       servers.ChildEnv(st.Environ()),
 	}
+	return nil
+}
+
+// loadPrices returns the price table with the models of --price added.
+func loadPrices(flags []string) (*llm.Prices, error) {
 	prices, err := llm.DefaultPrices()
 	if err != nil {
 		return nil, err
 	}
-	for _, p := range o.prices {
+	for _, p := range flags {
 		model, price, err := llm.ParsePrice(p)
 		if err != nil {
 			return nil, usagef("--price %q: %v", p, err)
@@ -170,97 +258,91 @@ func newRunConfig(st *State, o runOptions) (*runner.Config, error) {
 			return nil, usagef("--price %q: %v", p, err)
 		}
 	}
-	trace, err := traceMode(o.trace, len(tasks)*max(o.repeat, 1))
-	if err != nil {
-		return nil, err
-	}
+	return prices, nil
+}
+
+// runCaps returns a run's budget caps, after checking that no task's
+// budget asks for more than they allow.
+func runCaps(tasks []*suite.Task) (llm.Caps, error) {
 	caps := llm.DefaultCaps()
 	for _, t := range tasks {
 		if _, err := caps.Lower(runner.TaskCaps(t.Budget)); err != nil {
 			// Lower's error starts with "budget: " and names the cap.
-			return nil, usagef("%s: %v", t.File, err)
+			return llm.Caps{}, usagef("%s: %v", t.File, err)
 		}
 	}
+	return caps, nil
+}
 
-	cfg := &runner.Config{
-		Suite:    s,
-		Tasks:    tasks,
-		Server:   serverFunc(st, profile, root),
-		Allow:    profile.Allow(),
-		Unsafe:   profile.UnsafeTools(),
-		Web:      web,
-		Caps:     caps,
-		Prices:   prices,
-		Parallel: max(o.parallel, 1),
-		Repeat:   max(o.repeat, 1),
-		Browser: browser.Options{
-			ExecPath:  st.Getenv("CONTRACTBENCH_CHROMIUM"),
-			NoSandbox: st.Root,
-			Env:       servers.ChildEnv(st.Environ()),
-		},
-		BrowserURLs: endpoints,
-		Isolate:     isolate,
-		Trace:       trace,
-		Now:         st.Now,
-	}
-	if cfg.Exec, err = execAgent(st, o); err != nil {
-		return nil, err
-	}
-	if cfg.Exec == nil {
-		if cfg.Provider, err = providerFunc(st, s, tasks, o, prices, profile); err != nil {
-			return nil, err
-		}
-	}
-	if cfg.Inputs, err = taskInputs(s, tasks, o); err != nil {
-		return nil, err
-	}
-	cfg.Provenance.Contractbench = Version()
-	if pkg := profile.Package(); pkg != nil {
-		cfg.Provenance.ServerPackage = pkg.Name + "@" + pkg.Version
-	}
-	switch web {
+// openWeb sets what answers cfg's browsers: under replay the suite's
+// fixture archive, behind the sandbox's sites when it has them; under
+// record a recorder of the live web. The live web needs neither.
+func openWeb(cfg *runner.Config) error {
+	switch cfg.Web {
 	case runner.WebReplay:
-		if cfg.Archive, err = webreplay.Open(s.WebDir()); err != nil {
-			return nil, asUsage(err)
+		archive, err := webreplay.Open(cfg.Suite.WebDir())
+		if err != nil {
+			return asUsage(err)
 		}
-		cfg.Sites = sandboxSites(cfg.Archive)
+		cfg.Archive, cfg.Sites = archive, sandboxSites(archive)
 	case runner.WebRecord:
 		cfg.Recorder = webreplay.Record(webreplay.NewArchive("recorded by contractbench run --web record"),
 			&http.Client{Timeout: 60 * time.Second})
 	}
-	if classes, err := loadClasses(s.ClassesDir()); err != nil {
-		return nil, asUsage(err)
-	} else if classes != nil {
-		cfg.Classes = classes
-	}
-	ids := make([]string, len(tasks))
-	for i, t := range tasks {
+	return nil
+}
+
+// runSettings is what the report says of how cfg runs; what it says of
+// the agent is chooseAgent's.
+func runSettings(cfg *runner.Config, o runOptions) report.Settings {
+	ids := make([]string, len(cfg.Tasks))
+	for i, t := range cfg.Tasks {
 		ids[i] = t.ID
 	}
-	agentName := o.agent
-	if name, err := llm.ResolveName(o.agent); err == nil {
-		agentName = name // "replay" for mock, "anthropic" for claude
+	set := report.Settings{
+		Suite: o.suiteDir, Server: o.server, Web: string(cfg.Web),
+		Caps:   report.Caps{MaxTokensPerTurn: cfg.Caps.MaxTokensPerTurn, MaxToolIterations: cfg.Caps.MaxToolIterations, MaxUSD: cfg.Caps.MaxUSD},
+		Repeat: cfg.Repeat, Parallel: cfg.Parallel, Tasks: ids, Trace: string(cfg.Trace), AllTasks: len(cfg.Tasks) == len(cfg.Suite.Tasks),
+		Isolate: string(cfg.Isolate), Browsers: "launched", WebRoute: "direct",
 	}
-	cfg.Settings = report.Settings{
-		Suite: o.suiteDir, Agent: agentName, Server: o.server, Model: o.model, Web: string(web),
-		Caps:   report.Caps{MaxTokensPerTurn: caps.MaxTokensPerTurn, MaxToolIterations: caps.MaxToolIterations, MaxUSD: caps.MaxUSD},
-		Repeat: cfg.Repeat, Parallel: cfg.Parallel, Tasks: ids, Trace: string(trace), AllTasks: len(tasks) == len(s.Tasks),
-		Isolate: string(isolate), Browsers: "launched", WebRoute: "direct",
+	if len(cfg.BrowserURLs) > 0 {
+		set.Browsers = "remote"
 	}
-	if len(endpoints) > 0 {
-		cfg.Settings.Browsers = "remote"
-	}
-	if web != runner.WebLive {
-		cfg.Settings.WebRoute = "flags"
-		if isolate == runner.IsolateContext {
-			cfg.Settings.WebRoute = "proxy"
+	if cfg.Web != runner.WebLive {
+		set.WebRoute = "flags"
+		if cfg.Isolate == runner.IsolateContext {
+			set.WebRoute = "proxy"
 		}
+	}
+	return set
+}
+
+// chooseAgent sets what plays the agent of cfg's tasks on server, as o
+// names it: an outside command (--agent exec), or a provider for each
+// task (the reference solution, a replay of transcripts, a null agent or
+// a paid model); and says which in the run's settings.
+func chooseAgent(st *State, cfg *runner.Config, server *servers.Profile, o runOptions) error {
+	var err error
+	if cfg.Exec, err = execAgent(st, o); err != nil {
+		return err
+	}
+	if cfg.Exec == nil {
+		if cfg.Provider, err = providerFunc(st, cfg.Suite, cfg.Tasks, o, cfg.Prices, server); err != nil {
+			return err
+		}
+	}
+	if err := addTranscripts(cfg, o); err != nil {
+		return err
+	}
+	cfg.Settings.Agent, cfg.Settings.Model = o.agent, o.model
+	if name, err := llm.ResolveName(o.agent); err == nil {
+		cfg.Settings.Agent = name // "replay" for mock, "anthropic" for claude
 	}
 	if cfg.Exec != nil && cfg.Exec.CDP {
 		cfg.Settings.Trust = report.TrustUnrestricted
 	}
 	markNull(&cfg.Settings, o)
-	return cfg, nil
+	return nil
 }
 
 // isolation returns the isolation of a run of the server: flag when given,
@@ -500,8 +582,9 @@ func transcriptPath(s *suite.Suite, o runOptions, id string) string {
 }
 
 // taskInputs digests what each task is loaded from, for its results'
-// provenance: the spec, the contract and, for a replay, the transcript.
-func taskInputs(s *suite.Suite, tasks []*suite.Task, o runOptions) (map[string]report.TaskProvenance, error) {
+// provenance: the spec and the contract (addTranscripts adds a replay's
+// transcript).
+func taskInputs(tasks []*suite.Task) (map[string]report.TaskProvenance, error) {
 	out := make(map[string]report.TaskProvenance, len(tasks))
 	for _, t := range tasks {
 		spec, err := t.Canonical()
@@ -512,17 +595,27 @@ func taskInputs(s *suite.Suite, tasks []*suite.Task, o runOptions) (map[string]r
 		if err != nil {
 			return nil, fmt.Errorf("task %s: contract: %w", t.ID, err)
 		}
-		p := report.TaskProvenance{Spec: sha256Of(spec), Contract: sha256Of(pc)}
-		if name, _ := llm.ResolveName(o.agent); name == llm.NameReplay {
-			data, err := os.ReadFile(transcriptPath(s, o, t.ID))
-			if err != nil {
-				return nil, asUsage(err)
-			}
-			p.Transcript = sha256Of(data)
-		}
-		out[t.ID] = p
+		out[t.ID] = report.TaskProvenance{Spec: sha256Of(spec), Contract: sha256Of(pc)}
 	}
 	return out, nil
+}
+
+// addTranscripts adds to the provenance of a replay's tasks the digest of
+// the transcript each one replays.
+func addTranscripts(cfg *runner.Config, o runOptions) error {
+	if name, _ := llm.ResolveName(o.agent); name != llm.NameReplay {
+		return nil
+	}
+	for _, t := range cfg.Tasks {
+		data, err := os.ReadFile(transcriptPath(cfg.Suite, o, t.ID))
+		if err != nil {
+			return asUsage(err)
+		}
+		p := cfg.Inputs[t.ID]
+		p.Transcript = sha256Of(data)
+		cfg.Inputs[t.ID] = p
+	}
+	return nil
 }
 
 func sha256Of(data []byte) string {

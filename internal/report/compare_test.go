@@ -91,18 +91,5 @@ func TestComparisonHTMLGolden(t *testing.T) {
 			t.Errorf("the comparison page lacks %s", s)
 		}
 	}
-	golden := filepath.Join("testdata", "servers.golden.html")
-	if *update {
-		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if b.String() != string(want) {
-		t.Errorf("%s differs from the rendered page (run with -update and review the diff):\n%s", golden, firstDiff(string(want), b.String()))
-	}
+	checkGolden(t, "servers.golden.html", []byte(b.String()))
 }

@@ -47,22 +47,29 @@ func TestViewsGolden(t *testing.T) {
 				if err := v.render(&got, rc.run(t)); err != nil {
 					t.Fatalf("render: %v", err)
 				}
-				golden := filepath.Join("testdata", rc.name+".golden."+v.ext)
-				if *update {
-					if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
-						t.Fatal(err)
-					}
-					return
-				}
-				want, err := os.ReadFile(golden)
-				if err != nil {
-					t.Fatalf("%v (run with -update to create it)", err)
-				}
-				if !bytes.Equal(got.Bytes(), want) {
-					t.Errorf("%s differs from the rendered view (run with -update and review the diff):\n%s", golden, firstDiff(string(want), got.String()))
-				}
+				checkGolden(t, rc.name+".golden."+v.ext, got.Bytes())
 			})
 		}
+	}
+}
+
+// checkGolden compares got with the golden file testdata/name, or with
+// -update writes got there.
+func checkGolden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	golden := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(golden, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from what was rendered (run with -update and review the diff):\n%s", golden, firstDiff(string(want), string(got)))
 	}
 }
 
