@@ -174,10 +174,7 @@ func loadRun(st *State, o runOptions) (*runner.Config, *servers.Profile, error) 
 // selected tasks' (validate's check, but for stale transcripts, which the
 // replay reports).
 func loadSuite(dir string, ids []string) (*suite.Suite, []*suite.Task, error) {
-	if _, err := validateSuite(dir, false); err != nil {
-		return nil, nil, asUsage(err)
-	}
-	s, err := suite.Load(dir)
+	s, _, err := validateSuite(dir, false)
 	if err != nil {
 		return nil, nil, asUsage(err)
 	}

@@ -90,7 +90,8 @@ func validatePath(path string) (int, error) {
 		if _, err := os.Stat(filepath.Join(path, "archive.yaml")); err == nil {
 			return 1, validateArchive(path)
 		}
-		return validateSuite(path, true)
+		_, n, err := validateSuite(path, true)
+		return n, err
 	}
 	switch {
 	case filepath.Ext(path) == ".jsonl":
@@ -136,8 +137,9 @@ func isTaskFile(path string, data []byte) bool {
 // file describes, and every transcript under transcripts/<server>/. With
 // drift, a transcript recorded for another version of its task is a
 // problem too; run leaves that to the replay, which reports it as
-// replay_drift.
-func validateSuite(dir string, drift bool) (int, error) {
+// replay_drift. It returns the suite it loaded, with the number of files
+// checked; the suite is not nil when the error is nil.
+func validateSuite(dir string, drift bool) (*suite.Suite, int, error) {
 	var problems problem.List
 	add := func(err error) {
 		var ps problem.List
@@ -162,7 +164,7 @@ func validateSuite(dir string, drift bool) (int, error) {
 		add(validateArchive(web))
 	}
 	if s == nil {
-		return n, orNil(problems)
+		return nil, n, orNil(problems)
 	}
 	if _, err := os.Stat(s.BaselineFile()); err == nil {
 		n++
@@ -215,7 +217,7 @@ func validateSuite(dir string, drift bool) (int, error) {
 			}
 		}
 	}
-	return n, orNil(problems)
+	return s, n, orNil(problems)
 }
 
 func orNil(ps problem.List) error {

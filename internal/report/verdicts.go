@@ -108,13 +108,14 @@ func writeGate(p *printer, r *Run, b *Baseline) bool {
 		p.printf("gate: passed (%d / %d%s)\n", b.ExpectedPassCount, len(b.Tasks), scope)
 		return true
 	}
-	tasks := 0
+	// A task repeated fails once per failed attempt; the line counts tasks.
+	failed := map[string]bool{}
 	for _, f := range failures {
 		if f.Task != "" { // the rest are about the run as a whole
-			tasks++
+			failed[f.Task] = true
 		}
 	}
-	p.printf("gate: FAILED (%d of %d covered tasks%s)\n", tasks, len(b.Tasks), scope)
+	p.printf("gate: FAILED (%d of %d covered tasks%s)\n", len(failed), len(b.Tasks), scope)
 	for _, f := range failures {
 		p.printf("  %s\n", f)
 	}
