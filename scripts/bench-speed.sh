@@ -25,13 +25,14 @@
 # to run go in CONTRACTBENCH_BENCH_TASKS, ids or number prefixes separated
 # by spaces (for example "task-01 task-02"; each must select one task, as
 # the per-task figures divide by their number); the default is the whole
-# suite.
+# suite. CONTRACTBENCH_BENCH_BIN runs another build than bin/contractbench
+# (to compare two builds, run them in turn, one run at a time).
 set -eu
 cd "$(dirname "$0")/.."
 runs=${1:-5}
 shift 2>/dev/null || true
 js=${*:-1 2 3}
-bin=bin/contractbench
+bin=${CONTRACTBENCH_BENCH_BIN:-bin/contractbench}
 suite=${CONTRACTBENCH_BENCH_SUITE:-benchmarks/webvoyager}
 flags=${CONTRACTBENCH_BENCH_FLAGS:-}
 tasks=${CONTRACTBENCH_BENCH_TASKS:-}
