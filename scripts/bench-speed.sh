@@ -21,15 +21,21 @@
 #   scripts/bench-speed.sh [RUNS] [J...]      default: 5 runs at -j 1 2 3
 #
 # Extra flags for `contractbench run` go in CONTRACTBENCH_BENCH_FLAGS (for
-# example "--isolate process" to measure a browser per task).
+# example "--isolate process" to measure a browser per task). The tasks
+# to run go in CONTRACTBENCH_BENCH_TASKS, ids or number prefixes separated
+# by spaces (for example "task-01 task-02"; each must select one task, as
+# the per-task figures divide by their number); the default is the whole
+# suite. CONTRACTBENCH_BENCH_BIN runs another build than bin/contractbench
+# (to compare two builds, run them in turn, one run at a time).
 set -eu
 cd "$(dirname "$0")/.."
 runs=${1:-5}
 shift 2>/dev/null || true
 js=${*:-1 2 3}
-bin=bin/contractbench
+bin=${CONTRACTBENCH_BENCH_BIN:-bin/contractbench}
 suite=${CONTRACTBENCH_BENCH_SUITE:-benchmarks/webvoyager}
 flags=${CONTRACTBENCH_BENCH_FLAGS:-}
+tasks=${CONTRACTBENCH_BENCH_TASKS:-}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
@@ -84,8 +90,18 @@ sample() {
 	awk '{ if ($2 > t[$1]) t[$1] = $2 } END { for (p in t) s += t[p]; print s + 0 }' "$3.all" >"$3"
 }
 
-n=$(find "$suite" -maxdepth 2 -name '*.yaml' -path '*/tasks/*' | wc -l)
-echo "suite: $suite ($n tasks), $(nproc) cores, $runs runs per setting${flags:+, flags: $flags}"
+if [ -n "$tasks" ]; then
+	n=0
+	for t in $tasks; do
+		flags="$flags --task $t"
+		n=$((n + 1))
+	done
+	what="$n of its tasks: $tasks"
+else
+	n=$(find "$suite" -maxdepth 2 -name '*.yaml' -path '*/tasks/*' | wc -l)
+	what="$n tasks"
+fi
+echo "suite: $suite ($what), $(nproc) cores, $runs runs per setting${CONTRACTBENCH_BENCH_FLAGS:+, flags: $CONTRACTBENCH_BENCH_FLAGS}"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "| -j | median s | min s | max s | machine CPU s | run's CPU s | CPU s per task | tasks per CPU s | peak MiB per worker |"
 echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"

@@ -471,7 +471,7 @@ func TestCommandLine(t *testing.T) {
 		{
 			name: "caller flags are appended and features merged",
 			opts: Options{Flags: []string{"--host-resolver-rules=MAP * ~NOTFOUND", "--disable-features=HttpsUpgrades,Foo"}},
-			has:  []string{"--host-resolver-rules=MAP * ~NOTFOUND", ",Translate,HttpsUpgrades,Foo"},
+			has:  []string{"--host-resolver-rules=MAP * ~NOTFOUND", ",WebUIOmniboxPopup,HttpsUpgrades,Foo"},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -621,5 +621,43 @@ func TestStaleLaunchDirectoriesAreSwept(t *testing.T) {
 		if _, err := os.Stat(tc.dir); (err == nil) != tc.want {
 			t.Errorf("%s exists = %v, want %v", filepath.Base(tc.dir), err == nil, tc.want)
 		}
+	}
+}
+
+// TestNoBrowserUIPages checks that no window of a launched browser loads
+// pages of its own user interface (the address bar's popup, which headless
+// never shows), neither the first window nor one a task's browser context
+// opens: each costs a renderer and hundreds of requests (disabledFeatures).
+func TestNoBrowserUIPages(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	conn, err := cdpconn.Dial(ctx, shared.URL(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn.Listen()
+	defer conn.Close()
+	bc, err := cdpconn.Send(ctx, conn, "", target.CreateBrowserContext, target.CreateBrowserContextParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cdpconn.Send(ctx, conn, "", target.DisposeBrowserContext, target.DisposeBrowserContextParams(bc))
+	if _, err := cdpconn.Send(ctx, conn, "", target.CreateTarget, target.CreateTargetParams{URL: "about:blank", BrowserContextID: bc.BrowserContextID}); err != nil {
+		t.Fatal(err)
+	}
+	// The popup's pages open within a moment of their window; look for a
+	// second, every tenth of one.
+	for range 10 {
+		res, err := cdpconn.Send(ctx, conn, "", target.GetTargets, target.GetTargetsParams{Filter: target.Filter{{}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, info := range res.TargetInfos {
+			if info.Type == "browser_ui" || strings.HasPrefix(info.URL, "chrome://omnibox") {
+				t.Fatalf("the browser loaded a page of its user interface: %s %s", info.Type, info.URL)
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }

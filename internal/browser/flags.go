@@ -42,6 +42,16 @@ var disabledFeatures = []string{
 	"OptimizationHintsFetching",
 	"PrivacySandboxSettings4",
 	"Translate",
+	// Every window (and each task's browser context opens one) loads the
+	// address bar's suggestion popup, which headless never shows, as web
+	// pages of its own in a renderer of its own
+	// (chrome://omnibox-popup.top-chrome/, a "browser_ui" target): some
+	// 400 requests for its scripts and styles per window. Without them the
+	// seed's ten tasks take about a third less CPU time
+	// (docs/benchmarks/webvoyager.md, "Speed"). TestNoBrowserUIPages
+	// catches a Chromium that loads it under another name.
+	"WebUIOmniboxAimPopup",
+	"WebUIOmniboxPopup",
 }
 
 // baseFlags returns the flags every launch gets, before the caller's own.

@@ -12,9 +12,11 @@ import (
 	"image/jpeg"
 	"image/png"
 	"io"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"contractbench/internal/contract"
@@ -162,6 +164,7 @@ func newHTMLPage(r *Run) (*htmlPage, error) {
 			p.Outcomes = append(p.Outcomes, outcomeCount{o, n})
 		}
 	}
+	shots := screenshotURLs(r.Results)
 	for i := range r.Results {
 		res := &r.Results[i]
 		for _, t := range res.Tags {
@@ -169,7 +172,7 @@ func newHTMLPage(r *Run) (*htmlPage, error) {
 				p.Tags = append(p.Tags, t)
 			}
 		}
-		hr, err := newHTMLResult(res, i, rep)
+		hr, err := newHTMLResult(res, i, rep, shots[i])
 		if err != nil {
 			return nil, err
 		}
@@ -179,7 +182,7 @@ func newHTMLPage(r *Run) (*htmlPage, error) {
 	return p, nil
 }
 
-func newHTMLResult(res *TaskResult, i int, rep bool) (htmlResult, error) {
+func newHTMLResult(res *TaskResult, i int, rep bool, shot template.URL) (htmlResult, error) {
 	h := htmlResult{
 		TaskResult: res,
 		Name:       resultName(res, rep),
@@ -192,9 +195,7 @@ func newHTMLResult(res *TaskResult, i int, rep bool) (htmlResult, error) {
 	}
 	if obs := res.Observation; obs != nil {
 		h.ScreenshotFile = obs.Screenshot.File
-		if len(obs.Screenshot.PNG) > 0 {
-			h.Screenshot = screenshotURL(obs.Screenshot.PNG)
-		}
+		h.Screenshot = shot
 	}
 	// A picture equal to the one before is not repeated: the page did not
 	// change, which the note says, and the file stays small.
@@ -255,6 +256,31 @@ func argsText(args json.RawMessage) string {
 // resultAnchor is the id of the i-th result's section in the page.
 func resultAnchor(i int) string { return "result-" + strconv.Itoa(i+1) }
 
+// screenshotURLs returns screenshotURL of each result's final screenshot
+// (empty for a result without one), made on every processor at once: at
+// the end of a run, decoding and scaling them is what writing the page
+// waits for.
+func screenshotURLs(results []TaskResult) []template.URL {
+	urls := make([]template.URL, len(results))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(results)) {
+		wg.Go(func() {
+			for i := range next {
+				if obs := results[i].Observation; obs != nil && len(obs.Screenshot.PNG) > 0 {
+					urls[i] = screenshotURL(obs.Screenshot.PNG)
+				}
+			}
+		})
+	}
+	for i := range results {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return urls
+}
+
 // screenshotURL embeds a final screenshot as a JPEG when it decodes, and
 // as the PNG it is otherwise.
 func screenshotURL(pngData []byte) template.URL {
@@ -277,6 +303,26 @@ func screenshotURL(pngData []byte) template.URL {
 func halve(img image.Image) image.Image {
 	r := img.Bounds()
 	out := image.NewRGBA(image.Rect(0, 0, r.Dx()/2, r.Dy()/2))
+	if src, ok := img.(*image.RGBA); ok {
+		// What a screenshot decodes to: the same sums as below, on the
+		// pixels' bytes instead of a color value per pixel read.
+		for y := range out.Rect.Dy() {
+			top := src.PixOffset(r.Min.X, r.Min.Y+2*y)
+			rows := [2]int{top, top + src.Stride}
+			o := out.PixOffset(0, y)
+			for x := range out.Rect.Dx() {
+				for c := range 4 {
+					var sum uint32
+					for _, row := range rows {
+						i := row + 8*x + c
+						sum += uint32(src.Pix[i])*0x101 + uint32(src.Pix[i+4])*0x101
+					}
+					out.Pix[o+4*x+c] = uint8(sum >> 10)
+				}
+			}
+		}
+		return out
+	}
 	for y := range out.Rect.Dy() {
 		for x := range out.Rect.Dx() {
 			var sr, sg, sb, sa uint32
