@@ -247,17 +247,27 @@ func (s *Server) acceptLoop() {
 			time.Sleep(10 * time.Millisecond)
 			continue
 		}
-		s.mu.Lock()
-		if s.closed {
-			s.mu.Unlock()
-			c.Close()
+		if !s.admit(c) {
 			return
 		}
-		s.pending[c] = struct{}{}
-		s.wg.Add(1)
-		s.mu.Unlock()
 		go s.sniff(c)
 	}
+}
+
+// admit counts c among the connections Close waits for and holds it as
+// pending until route has read its first byte; on a closed server it
+// closes c instead and reports false. An admitted connection's goroutine
+// calls s.wg.Done when it ends.
+func (s *Server) admit(c net.Conn) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		c.Close()
+		return false
+	}
+	s.pending[c] = struct{}{}
+	s.wg.Add(1)
+	return true
 }
 
 // sniff reads the first byte of c: a TLS handshake record starts with
@@ -329,15 +339,9 @@ func (s *Server) plain(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// What the client sent after its CONNECT is already in rw's buffer.
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
-		c.Close()
+	if !s.admit(c) {
 		return
 	}
-	s.pending[c] = struct{}{}
-	s.wg.Add(1)
-	s.mu.Unlock()
 	go func() {
 		defer s.wg.Done()
 		s.route(c, &peekedConn{Conn: c, r: rw.Reader})
