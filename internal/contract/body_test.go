@@ -83,13 +83,7 @@ func TestEvaluateNetworkBody(t *testing.T) {
 			if v.Passed != tc.want {
 				t.Fatalf("passed = %v, want %v; evidence: %+v", v.Passed, tc.want, v.Evidence)
 			}
-			ev := v.Evidence[0]
-			if !strings.Contains(ev.Seen, tc.wantSeen) {
-				t.Errorf("seen %q\nwant it to contain %q", ev.Seen, tc.wantSeen)
-			}
-			if !strings.Contains(ev.Expected, tc.wantExp) {
-				t.Errorf("expected %q\nwant it to contain %q", ev.Expected, tc.wantExp)
-			}
+			wantEvidence(t, v.Evidence[0], tc.wantSeen, tc.wantExp)
 		})
 	}
 }
@@ -128,15 +122,7 @@ func TestDecodeNetworkBody(t *testing.T) {
 		{"duplicate form field", "- kind: network\n  url_pattern: x\n  status_in: [200]\n  form: {qty: '1', qty: '2'}",
 			"postconditions[0].form.qty", "appears twice"},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			_, err := Parse([]byte("postconditions:\n" + tc.src))
-			if err == nil {
-				t.Fatal("want an error")
-			}
-			if !strings.Contains(err.Error(), tc.path+": ") || !strings.Contains(err.Error(), tc.msg) {
-				t.Errorf("error %q\nwant %s: ...%s...", err, tc.path, tc.msg)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { wantParseError(t, tc.src, tc.path, tc.msg) })
 	}
 }
 
@@ -188,13 +174,7 @@ func TestEvaluateNetworkCount(t *testing.T) {
 			if v.Passed != tc.want || v.Undecided != tc.wantUndecided {
 				t.Fatalf("passed = %v, undecided = %v; want %v, %v; evidence: %+v", v.Passed, v.Undecided, tc.want, tc.wantUndecided, v.Evidence)
 			}
-			ev := v.Evidence[len(v.Evidence)-1]
-			if !strings.Contains(ev.Seen, tc.wantSeen) {
-				t.Errorf("seen %q\nwant it to contain %q", ev.Seen, tc.wantSeen)
-			}
-			if !strings.Contains(ev.Expected, tc.wantExp) {
-				t.Errorf("expected %q\nwant it to contain %q", ev.Expected, tc.wantExp)
-			}
+			wantEvidence(t, v.Evidence[len(v.Evidence)-1], tc.wantSeen, tc.wantExp)
 		})
 	}
 }
@@ -220,14 +200,31 @@ func TestDecodeNetworkCount(t *testing.T) {
 		{"unknown field", `- {kind: network, url_pattern: x, status_in: [200], count: {op: eq, value: 1, times: 2}}`,
 			"postconditions[0].count.times", "unknown field"},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			_, err := Parse([]byte("postconditions:\n" + tc.src))
-			if err == nil {
-				t.Fatal("want an error")
-			}
-			if !strings.Contains(err.Error(), tc.path+": ") || !strings.Contains(err.Error(), tc.msg) {
-				t.Errorf("error %q\nwant %s: ...%s...", err, tc.path, tc.msg)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { wantParseError(t, tc.src, tc.path, tc.msg) })
+	}
+}
+
+// wantEvidence checks that a clause's evidence says what a case expects:
+// seen and expected each contain the given text.
+func wantEvidence(t *testing.T, ev Evidence, seen, expected string) {
+	t.Helper()
+	if !strings.Contains(ev.Seen, seen) {
+		t.Errorf("seen %q\nwant it to contain %q", ev.Seen, seen)
+	}
+	if !strings.Contains(ev.Expected, expected) {
+		t.Errorf("expected %q\nwant it to contain %q", ev.Expected, expected)
+	}
+}
+
+// wantParseError checks that postconditions src fail to load with msg at
+// path.
+func wantParseError(t *testing.T, src, path, msg string) {
+	t.Helper()
+	_, err := Parse([]byte("postconditions:\n" + src))
+	if err == nil {
+		t.Fatal("want an error")
+	}
+	if !strings.Contains(err.Error(), path+": ") || !strings.Contains(err.Error(), msg) {
+		t.Errorf("error %q\nwant %s: ...%s...", err, path, msg)
 	}
 }
