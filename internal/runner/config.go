@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"net/http"
+	"runtime"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -106,7 +107,11 @@ type Config struct {
 	Prices *llm.Prices
 
 	Parallel int
-	Repeat   int
+	// Processors is how many processors the run may keep busy; zero means
+	// runtime.NumCPU(). While the workers are fewer, each prepares its
+	// next task ahead (see worker.work).
+	Processors int
+	Repeat     int
 	// Keep holds results of an earlier run of the same selection that
 	// this run resumes: those attempts are not run again, and the report
 	// holds them as they were.
@@ -146,6 +151,14 @@ type Config struct {
 	JudgeTimeout time.Duration
 }
 
+// processors returns Processors, or the machine's when zero.
+func (c *Config) processors() int {
+	if c.Processors > 0 {
+		return c.Processors
+	}
+	return runtime.NumCPU()
+}
+
 // isolate returns the isolation in force.
 func (c *Config) isolate() Isolate {
 	if c.Isolate == "" {
@@ -165,7 +178,11 @@ func (c *Config) judgeTimeout() time.Duration {
 type Event struct {
 	Task    string
 	Attempt int
-	// Step is "start", "call", "judge" or "done".
+	// Step is "setup" (the task's set-up begins, ahead of its turn when
+	// its worker prepares it while another task runs), "start" (its turn
+	// has come: its agent starts unless the set-up failed), "call",
+	// "judge" or "done". Elapsed counts the task's own time: its set-up
+	// and, from "start" on, the time since.
 	Step    string
 	Seq     int
 	Tool    string

@@ -7,6 +7,7 @@ import (
 
 	"contractbench/internal/report"
 	"contractbench/internal/suite"
+	"contractbench/internal/transcript"
 )
 
 // Run runs every selected task cfg.Repeat times (of those, only cfg.Shard's
@@ -30,11 +31,6 @@ func Run(ctx context.Context, cfg *Config) (*report.Run, error) {
 		Started:       cfg.now(),
 		Settings:      cfg.Settings,
 		Provenance:    cfg.Provenance,
-	}
-	type job struct {
-		task    *suite.Task
-		attempt int
-		slot    int
 	}
 	byID := make(map[string]*suite.Task, len(cfg.Tasks))
 	settings := cfg.Settings
@@ -65,20 +61,12 @@ func Run(ctx context.Context, cfg *Config) (*report.Run, error) {
 			defer wg.Done()
 			w := newWorker(cfg, i)
 			defer w.close()
-			for j := range queue {
-				// The feed's select picks at random between a free
-				// worker and an ended ctx, so a job can arrive after
-				// the run was stopped: skip it rather than start a task
-				// that could only end as a harness error.
-				if ctx.Err() != nil {
-					continue
-				}
-				res, rec := w.runTask(ctx, j.task, j.attempt)
+			w.work(ctx, queue, func(j job, res *report.TaskResult, rec *transcript.Recorder) {
 				results[j.slot] = res
 				if cfg.TaskDone != nil {
 					cfg.TaskDone(j.task, res, rec)
 				}
-			}
+			})
 		}()
 	}
 feed:

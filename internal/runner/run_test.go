@@ -110,7 +110,7 @@ func TestReferenceRunPasses(t *testing.T) {
 		t.Errorf("document request %+v, want %+v with a start time since the task began", doc, wantDoc)
 	}
 
-	wantEvents := []string{"start", "call 1 navigate", "call 2 read_page", "judge", "done"}
+	wantEvents := []string{"setup", "start", "call 1 navigate", "call 2 read_page", "judge", "done"}
 	for i, e := range wantEvents {
 		wantEvents[i] = tk.ID + "#1 " + e
 	}

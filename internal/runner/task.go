@@ -75,12 +75,18 @@ type taskRun struct {
 	cfg     *Config
 	task    *suite.Task
 	attempt int
-	start   time.Time
+	// start is when the task's set-up began; finish moves it on by the
+	// time the prepared task waited for its turn. ready is when its
+	// set-up ended, setupErr what went wrong in it.
+	start    time.Time
+	ready    time.Time
+	setupErr error
 
 	// abort outlives the task's context (its timeout, the first Ctrl-C)
 	// and ends only when the run is aborted: what must run after the
 	// agent stopped (the judge, the server's graceful exit) runs in it.
-	abort context.Context
+	abort     context.Context
+	stopAbort context.CancelFunc
 
 	// worker is the slot the task runs in, which holds the browser under
 	// IsolateContext.
@@ -88,10 +94,18 @@ type taskRun struct {
 	cleanup []func()
 	replay  *webreplay.Replayer
 	browser *browser.Browser
+	// browserConn is the worker's connection to the browser under
+	// IsolateContext, nil otherwise.
+	browserConn *cdpconn.Conn
 	// context is the task's browser context and first page under
 	// IsolateContext; zero when the task has a browser to itself.
 	context taskContext
 	judge   *judge.Judge
+	// What the agent gets: its provider (nil for an outside agent), its
+	// caps and its session with the tool server.
+	provider llm.Provider
+	caps     llm.Caps
+	session  *mcpclient.Session
 	// thumbs holds the judge's thumbnail after each tool call, by seq;
 	// thumbTime is the time taking them has cost the task so far.
 	thumbs    map[int]*report.Thumbnail
@@ -109,19 +123,36 @@ const thumbnailShare = 10
 func RunTask(ctx context.Context, cfg *Config, t *suite.Task, attempt int) (*report.TaskResult, *transcript.Recorder) {
 	w := newWorker(cfg, 0)
 	defer w.close()
-	return w.runTask(ctx, t, attempt)
+	return w.prepare(ctx, t, attempt).finish(ctx)
 }
 
-// runTask is RunTask in the worker's browser.
-func (w *worker) runTask(ctx context.Context, t *suite.Task, attempt int) (*report.TaskResult, *transcript.Recorder) {
+// prepare starts an attempt of a task in the worker's browser and sets it
+// up to the moment its agent can start: the web layer, the browser context
+// (or browser), the judge, the start page loaded and settled, the tool
+// server connected. It runs under the task's timeout, and never fails: a
+// set-up that went wrong is kept for finish to report.
+func (w *worker) prepare(ctx context.Context, t *suite.Task, attempt int) *taskRun {
 	cfg := w.cfg
 	r := &taskRun{cfg: cfg, task: t, attempt: attempt, start: cfg.now(), worker: w}
-	defer r.close()
-	var stopAbort context.CancelFunc
-	r.abort, stopAbort = abortContext(ctx, cfg.Abort)
-	defer stopAbort()
-	cfg.progress(Event{Task: t.ID, Attempt: attempt, Step: "start"})
-	res, rec := r.run(ctx)
+	r.abort, r.stopAbort = abortContext(ctx, cfg.Abort)
+	cfg.progress(Event{Task: t.ID, Attempt: attempt, Step: "setup"})
+	sctx, cancel := context.WithTimeout(ctx, t.Timeout)
+	defer cancel()
+	r.setupErr = r.setUp(sctx)
+	r.ready = cfg.now()
+	return r
+}
+
+// finish runs the prepared task's agent, grades the result and closes
+// everything the task held. The task's clock leaves out the time it waited
+// prepared: its duration is its set-up's plus its own.
+func (r *taskRun) finish(ctx context.Context) (*report.TaskResult, *transcript.Recorder) {
+	cfg := r.cfg
+	setup := r.ready.Sub(r.start)
+	r.start = cfg.now().Add(-setup)
+	cfg.progress(Event{Task: r.task.ID, Attempt: r.attempt, Step: "start", Elapsed: setup})
+	defer r.discard()
+	res, rec := r.run(ctx, r.task.Timeout-setup)
 	if ctx.Err() != nil && (res.Outcome == report.OutcomeError || res.Outcome == report.OutcomeInterrupted) {
 		// Whatever broke once the run was stopped (a browser or server
 		// killed mid-start, a judge cut short) broke because of the stop.
@@ -129,73 +160,44 @@ func (w *worker) runTask(ctx context.Context, t *suite.Task, attempt int) (*repo
 		res.Evidence, res.FailedPostcondition, res.Observation = nil, "", nil
 	}
 	res.DurationMS = cfg.now().Sub(r.start).Milliseconds()
-	cfg.progress(Event{Task: t.ID, Attempt: attempt, Step: "done", Elapsed: cfg.now().Sub(r.start), Result: res})
+	cfg.progress(Event{Task: r.task.ID, Attempt: r.attempt, Step: "done", Elapsed: cfg.now().Sub(r.start), Result: res})
 	return res, rec
 }
 
-func (r *taskRun) close() {
+// discard closes everything the task holds, in the reverse order of set-up.
+func (r *taskRun) discard() {
 	for i := len(r.cleanup) - 1; i >= 0; i-- {
 		r.cleanup[i]()
 	}
+	r.cleanup = nil
+	r.stopAbort()
 }
 
 func (r *taskRun) onClose(f func()) { r.cleanup = append(r.cleanup, f) }
 
-func (r *taskRun) run(parent context.Context) (*report.TaskResult, *transcript.Recorder) {
+// run runs the agent of a task that has been set up, within left of its
+// timeout, and grades what it left.
+func (r *taskRun) run(parent context.Context, left time.Duration) (*report.TaskResult, *transcript.Recorder) {
 	res := &report.TaskResult{Task: r.task.ID, Attempt: r.attempt, Tags: r.task.Tags}
-	ctx, cancel := context.WithTimeout(parent, r.task.Timeout)
+	if r.setupErr != nil {
+		return errorResult(res, r.setupErr), nil
+	}
+	ctx, cancel := context.WithTimeout(parent, left)
 	defer cancel()
 
-	if err := r.setUp(ctx); err != nil {
-		return errorResult(res, err), nil
-	}
-	startLoaded := r.openStartPage(ctx)
-	var provider llm.Provider // nil for an outside agent
-	if r.cfg.Exec == nil {
-		var err error
-		if provider, err = r.cfg.Provider(r.task); err != nil {
-			return errorResult(res, &harnessError{"agent", err}), nil
-		}
-	}
-	caps, err := r.cfg.Caps.Lower(TaskCaps(r.task.Budget))
-	if err != nil {
-		return errorResult(res, fmt.Errorf("task %s: budget: %w", r.task.ID, err)), nil
-	}
-	workDir, removeWorkDir, err := servers.NewWorkDir()
-	if err != nil {
-		return errorResult(res, &harnessError{"tool server", err}), nil
-	}
-	r.onClose(removeWorkDir)
-	// The server lives until the task's cleanup closes it, past the
-	// task's own deadline (the judge grades first); only an abort kills
-	// it early.
-	transport, err := r.cfg.Server(r.abort, r.browser.URL(), string(r.context.id), workDir)
-	if err != nil {
-		return errorResult(res, &harnessError{"tool server", err}), nil
-	}
-	session, err := mcpclient.Connect(ctx, transport, mcpclient.Options{Allow: r.allow()})
-	if err != nil {
-		return errorResult(res, &harnessError{"tool server", err}), nil
-	}
-	r.onClose(func() { session.Close() })
-	// The agent starts on the loaded, settled start page, as a user would.
-	if err := startLoaded(); err != nil {
-		return errorResult(res, err), nil
-	}
-
-	budget, err := llm.NewBudget(caps, r.cfg.Prices)
+	budget, err := llm.NewBudget(r.caps, r.cfg.Prices)
 	if err != nil {
 		return errorResult(res, fmt.Errorf("task %s: budget: %w", r.task.ID, err)), nil
 	}
 	var rec *transcript.Recorder
 	if r.cfg.Transcripts != nil {
-		rec = transcript.NewRecorder(r.cfg.Transcripts(r.task, provider))
+		rec = transcript.NewRecorder(r.cfg.Transcripts(r.task, r.provider))
 	}
 	var out *agent.Outcome
 	if r.cfg.Exec != nil {
-		out = r.runExec(ctx, session, budget, rec)
+		out = r.runExec(ctx, r.session, budget, rec)
 	} else {
-		out = agent.Run(ctx, provider, session, agent.Options{
+		out = agent.Run(ctx, r.provider, r.session, agent.Options{
 			Instruction: r.task.Instruction,
 			Budget:      budget,
 			Recorder:    rec,
@@ -231,11 +233,51 @@ func (r *taskRun) run(parent context.Context) (*report.TaskResult, *transcript.R
 	return res, rec
 }
 
-// setUp starts the web layer, the browser (or the task's context in the
-// worker's browser), the judge, and opens the start URL, in that order:
-// the judge is attached before anything of the task happens in the
-// browser.
+// setUp readies the task for its agent: the browser side (setUpBrowser),
+// the start page opened and settled, the agent's provider and caps, and
+// the tool server connected, its session in r.session.
 func (r *taskRun) setUp(ctx context.Context) error {
+	if err := r.setUpBrowser(ctx); err != nil {
+		return err
+	}
+	startLoaded := r.openStartPage(ctx)
+	if r.cfg.Exec == nil { // an outside agent has no provider
+		var err error
+		if r.provider, err = r.cfg.Provider(r.task); err != nil {
+			return &harnessError{"agent", err}
+		}
+	}
+	caps, err := r.cfg.Caps.Lower(TaskCaps(r.task.Budget))
+	if err != nil {
+		return fmt.Errorf("task %s: budget: %w", r.task.ID, err)
+	}
+	r.caps = caps
+	workDir, removeWorkDir, err := servers.NewWorkDir()
+	if err != nil {
+		return &harnessError{"tool server", err}
+	}
+	r.onClose(removeWorkDir)
+	// The server lives until the task's cleanup closes it, past the
+	// task's own deadline (the judge grades first); only an abort kills
+	// it early.
+	transport, err := r.cfg.Server(r.abort, r.browser.URL(), string(r.context.id), workDir)
+	if err != nil {
+		return &harnessError{"tool server", err}
+	}
+	session, err := mcpclient.Connect(ctx, transport, mcpclient.Options{Allow: r.allow()})
+	if err != nil {
+		return &harnessError{"tool server", err}
+	}
+	r.session = session
+	r.onClose(func() { session.Close() })
+	// The agent starts on the loaded, settled start page, as a user would.
+	return startLoaded()
+}
+
+// setUpBrowser starts the web layer, the browser (or the task's context in
+// the worker's browser) and the judge, in that order: the judge is
+// attached before anything of the task happens in the browser.
+func (r *taskRun) setUpBrowser(ctx context.Context) error {
 	opts := r.cfg.Browser
 	var handler http.Handler
 	var hosts []string
@@ -267,7 +309,7 @@ func (r *taskRun) setUp(ctx context.Context) error {
 		if err != nil {
 			return &harnessError{"browser", err}
 		}
-		r.browser = b
+		r.browser, r.browserConn = b, conn
 		// The task's web reaches its context, and only its context,
 		// through the context's proxy: the task's own server.
 		var proxy, bypass string

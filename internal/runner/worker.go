@@ -13,6 +13,9 @@ import (
 
 	"contractbench/internal/browser"
 	"contractbench/internal/cdpconn"
+	"contractbench/internal/report"
+	"contractbench/internal/suite"
+	"contractbench/internal/transcript"
 	"contractbench/internal/webreplay"
 )
 
@@ -50,6 +53,116 @@ type worker struct {
 	// authority mints the certificates of the worker's replay or
 	// recording servers; a launched browser is started pinned to it.
 	authority *webreplay.Authority
+}
+
+// job is one attempt of a task, and the slot of its result in the run.
+type job struct {
+	task    *suite.Task
+	attempt int
+	slot    int
+}
+
+// aheadWait bounds the wait of a task prepared ahead (see work).
+const aheadWait = 2 * time.Second
+
+// work runs the jobs it takes from queue, one after another, and hands
+// each result to done, until queue is closed. A job taken once ctx has
+// ended is skipped: the feed's select picks at random between a free
+// worker and an ended ctx, so a job can arrive after the run was stopped,
+// and it could only end as a harness error.
+//
+// Under IsolateContext, and while the workers are fewer than the
+// processors, a worker whose tasks are quick prepares its next task while
+// the agent of the current one runs: the next job's browser context,
+// judge, start page and tool server are set up meanwhile, in the same
+// browser, each confined to its own context as always (the judge and the
+// tool server of one task ignore the other's pages), so the next agent
+// starts as soon as the current task is graded. That uses a processor the
+// workers leave idle; with a worker per processor there is none, and
+// preparing ahead only costs CPU time (docs/benchmarks/webvoyager.md has
+// the measurements). A worker prepares ahead while its last task took
+// less than aheadWait from its agent's start to its verdict (replayed
+// transcripts; not a model, whose next start page would sit open for
+// minutes), and it sets a prepared task up again when it waited longer
+// than aheadWait or its browser ended meanwhile (a crash in the task
+// before it): no agent starts on a page that sat open longer than a quick
+// task takes, or in a browser that is gone.
+func (w *worker) work(ctx context.Context, queue <-chan job, done func(job, *report.TaskResult, *transcript.Recorder)) {
+	var ahead <-chan prepared
+	quick := true
+	spare := w.cfg.isolate() == IsolateContext && max(w.cfg.Parallel, 1) < w.cfg.processors()
+	for {
+		var p prepared
+		if ahead != nil {
+			p, ahead = <-ahead, nil
+		} else {
+			p.job, p.ok = <-queue
+		}
+		if !p.ok {
+			return
+		}
+		r := p.run
+		if r != nil && (ctx.Err() != nil || !w.fresh(r)) {
+			r.discard()
+			r = nil
+		}
+		if ctx.Err() != nil {
+			continue
+		}
+		if r == nil {
+			r = w.prepare(ctx, p.job.task, p.job.attempt)
+		}
+		if quick && spare {
+			ahead = w.prepareNext(ctx, queue)
+		}
+		started := w.cfg.now()
+		res, rec := r.finish(ctx)
+		quick = w.cfg.now().Sub(started) < aheadWait
+		done(p.job, res, rec)
+	}
+}
+
+// prepared is a job taken from the queue (ok is false once it is closed)
+// and, unless the run was stopped, its task set up.
+type prepared struct {
+	job job
+	ok  bool
+	run *taskRun
+}
+
+// prepareNext takes the next job from queue and prepares its task, in the
+// background.
+func (w *worker) prepareNext(ctx context.Context, queue <-chan job) <-chan prepared {
+	out := make(chan prepared, 1)
+	go func() {
+		var p prepared
+		p.job, p.ok = <-queue
+		if p.ok && ctx.Err() == nil {
+			p.run = w.prepare(ctx, p.job.task, p.job.attempt)
+		}
+		out <- p
+	}()
+	return out
+}
+
+// fresh reports whether a task prepared ahead can start as it is: it has
+// waited at most aheadWait, and the browser it was set up in still runs
+// (a set-up that failed before it had a browser keeps its error).
+func (w *worker) fresh(r *taskRun) bool {
+	if w.cfg.now().Sub(r.ready) > aheadWait {
+		return false
+	}
+	if r.browser == nil || r.browserConn == nil {
+		return true
+	}
+	select {
+	case <-r.browser.Done():
+		return false
+	case <-r.browserConn.Done():
+		return false
+	default:
+		return true
+	}
 }
 
 // newWorker returns worker number i of the run.

@@ -27,7 +27,8 @@ const (
 	// quietOne: either alone for this long also means settled, for pages
 	// that poll the network forever or animate the DOM forever.
 	quietOne = time.Second
-	poll     = 40 * time.Millisecond
+	// poll is how often settle looks at a page that is not quiet yet.
+	poll = 40 * time.Millisecond
 )
 
 // before is what an action records about the tab before acting, to report
@@ -98,7 +99,9 @@ func (s *Server) settle(ctx context.Context, t *tab, b before, navigating bool) 
 		if (net >= quietBoth && dom >= quietBoth) || net >= quietOne || dom >= quietOne {
 			return waitEnd{loading: t.state().loading}
 		}
-		if sleep(ctx, poll) != nil {
+		// Look again when quiet could be reached, if nothing happens
+		// meanwhile, and at least every poll for what does.
+		if sleep(ctx, min(poll, quietBoth-min(net, dom))) != nil {
 			return waitEnd{loading: t.state().loading}
 		}
 	}
