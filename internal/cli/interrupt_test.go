@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -116,11 +117,13 @@ func TestInterruptedRun(t *testing.T) {
 		done <- Main(args, st)
 	}()
 
-	// Interrupt once the second task's tool server has been up for a
-	// moment: the first task is done, the second one's agent is at work,
-	// the third has not started.
+	// Interrupt once the first task's tool server has ended and the
+	// second's has been up for a moment: the first task is done, the
+	// second one's agent is at work, the third has not started (the
+	// worker may have set it up already: it has a processor to spare).
 	launched := map[int]string{}
 	servers := map[int]bool{}
+	first := 0 // the first task's tool server, the first one up
 	deadline := time.After(90 * time.Second)
 	var code int
 	var interruptedAt time.Time
@@ -139,10 +142,14 @@ watch:
 				launched[pgid] = dir
 			}
 		}
-		for _, pid := range toolServersOf(t, me) {
+		up := toolServersOf(t, me)
+		for _, pid := range up {
 			servers[pid] = true
 		}
-		if len(servers) >= 2 && interruptedAt.IsZero() {
+		if first == 0 && len(up) > 0 {
+			first = slices.Min(up)
+		}
+		if first != 0 && !slices.Contains(up, first) && len(servers) >= 2 && interruptedAt.IsZero() {
 			time.Sleep(200 * time.Millisecond)
 			interrupt()
 			interruptedAt = time.Now()

@@ -25,7 +25,11 @@ gives every task a fresh browser context in it (cookies, storage, cache
 and permissions of its own, disposed after the task), the task's web
 reaching it through the context's proxy (--isolate context, the default).
 A browser that crashes ends its task as an error; the worker starts a new
-one for the next. --isolate process launches a Chromium per task instead;
+one for the next. While the workers are fewer than the processors, a
+worker whose tasks are quick (under 2 s, as replayed ones are) sets its
+next task up (context, judge, start page, tool server) while the current
+one's agent runs; a task's duration is its set-up and its run, never its
+wait. --isolate process launches a Chromium per task instead;
 it is the default for servers that cannot be confined to a browser
 context (the peers, whose commands take no {browser_context}) and for
 --agent-cdp, whose agent holds the whole browser.
