@@ -96,6 +96,14 @@
 // viewport, taken only when the active page is visible (a page behind
 // others renders nothing).
 //
+// A request counts as in flight until the browser reports its end, or
+// until the page's main frame commits another document than the one it
+// was made for: the browser cancels the requests of a document it
+// replaces without always saying so (an image still loading when a
+// script navigates away), and waiting for those would wait out the bound
+// on every such page. They stay in the log, with the status the browser
+// reported, if any.
+//
 // A dialog still showing when Observe runs is recorded as open and then
 // dismissed, on whichever page it is: a page with a dialog runs no script,
 // so neither its visibility nor its DOM could be read otherwise. Dismissing

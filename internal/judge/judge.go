@@ -343,6 +343,12 @@ func (j *Judge) handle(session target.SessionID, msg *cdproto.Message) {
 				j.rec.documentLoaded(now, p.id)
 			}
 		}
+	case cdproto.EventPageFrameNavigated:
+		if ev, ok := cdpconn.Decode[page.EventFrameNavigated](msg); ok && ev.Frame != nil && ev.Frame.ParentID == "" {
+			if p := j.sessions[session]; p != nil && p.session == session {
+				j.rec.documentReplaced(now, p.id, ev.Frame.LoaderID)
+			}
+		}
 	case cdproto.EventNetworkLoadingFinished:
 		if ev, ok := cdpconn.Decode[network.EventLoadingFinished](msg); ok {
 			j.rec.finished(now, ev.RequestID)

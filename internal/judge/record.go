@@ -58,6 +58,8 @@ type request struct {
 	// page is the page target whose session (or frame or worker session)
 	// reported the request; empty in tests of the recorder alone.
 	page target.ID
+	// loader is the document loader the request was made for.
+	loader cdp.LoaderID
 	// ahead reports a request the browser made ahead of need, in case a
 	// page is visited: a prefetch (resource type Prefetch, or a
 	// Sec-Purpose header that says prefetch) or a prerender.
@@ -139,6 +141,21 @@ func (r *recorder) documentLoaded(now time.Time, page target.ID) {
 	}
 }
 
+// documentReplaced stops waiting for the requests of page made for other
+// documents than its main frame's new one, loader: the document that made
+// them is gone with its frames, and the browser does not always report the
+// end of what it cancelled with them (an image still loading when a script
+// navigates away stays "in flight" for ever). They stay in the log as the
+// browser last reported them; an end reported later is still recorded.
+func (r *recorder) documentReplaced(now time.Time, page target.ID, loader cdp.LoaderID) {
+	for id, req := range r.inflight {
+		if req.page == page && req.loader != loader {
+			delete(r.inflight, id)
+			r.lastActivity = now
+		}
+	}
+}
+
 func (r *recorder) finished(now time.Time, id network.RequestID) {
 	if _, ok := r.inflight[id]; ok {
 		delete(r.inflight, id)
@@ -167,10 +184,11 @@ func (r *recorder) requestWillBeSent(now time.Time, page target.ID, ev *network.
 			ResourceType: string(ev.Type),
 			StartMS:      now.Sub(r.start).Milliseconds(),
 		},
-		at:    now,
-		sent:  ev.Timestamp,
-		page:  page,
-		ahead: fetchedAhead(ev),
+		at:     now,
+		sent:   ev.Timestamp,
+		page:   page,
+		loader: ev.LoaderID,
+		ahead:  fetchedAhead(ev),
 	}
 	req.entry.Body, req.entry.BodyTruncated = postBody(ev.Request)
 	r.requests = append(r.requests, req)

@@ -451,3 +451,38 @@ func TestStillLoadingPageIsWaitedFor(t *testing.T) {
 		t.Errorf("a page read before it finished loading:\n%s", g.explain())
 	}
 }
+
+// TestRequestsOfAReplacedDocumentDoNotHoldTheJudge: a page whose script
+// navigates away while one of its images is still loading. The browser
+// cancels the image with its document and never reports its end, so a
+// judge that waited for it would wait out its bound on every such page,
+// and then read the page as if it never settled. Requests of a document
+// the main frame replaced are not waited for; they stay in the log.
+func TestRequestsOfAReplacedDocumentDoNotHoldTheJudge(t *testing.T) {
+	srv := site(t, map[string]any{
+		"/search":  `<p>Searching</p><img src="/logo.svg" alt=""><script>location.replace('/article')</script>`,
+		"/article": `<p id="m">The article</p>`,
+		"/logo.svg": http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			<-r.Context().Done() // answers never: only a cancel ends it
+		}),
+	})
+	j := attach(t, Options{SettleMax: 2 * time.Second})
+	tab := openTab(t)
+	navigate(t, tab, srv.URL+"/search")
+	waitRecorded(t, j, "the article's document", documentLoaded(srv.URL+"/article"))
+	busy, err := j.Settle(t.Context())
+	if err != nil {
+		t.Fatalf("Settle: %v", err)
+	}
+	if busy != "" {
+		t.Errorf("the judge waited on a request of the replaced page: %s", busy)
+	}
+	obs := observe(t, j, "#m")
+	logged := false
+	for _, n := range obs.Network {
+		logged = logged || n.URL == srv.URL+"/logo.svg"
+	}
+	if !logged || obs.Elements["#m"].Count != 1 {
+		t.Errorf("the log lost the replaced page's image (%v) or the article was not read (%d #m)", logged, obs.Elements["#m"].Count)
+	}
+}
