@@ -127,15 +127,18 @@ func TestDecodeNetworkBody(t *testing.T) {
 }
 
 // TestEvaluateNetworkCount covers count: a write the task asks for once,
-// made twice, is two; and a body the judge cut leaves a count undecided
-// whenever it could change the outcome, so that neither a count nor a not
-// around a network clause passes on what the judge did not keep.
+// made twice, is two; and a body the judge cut, or a response it never
+// saw, leaves a count undecided whenever it could change the outcome, so
+// that neither a count nor a not around a network clause passes on what
+// the judge did not see.
 func TestEvaluateNetworkCount(t *testing.T) {
 	t.Parallel()
 	cartAdd := func(op Op, value int, form map[string]string) *Network {
 		return &Network{URLPattern: `/cart/add$`, Method: "POST", StatusIn: []int{303}, Form: form, Count: &Count{Op: op, Value: value}}
 	}
 	cut := func(o *Observation) { o.Network[3].BodyTruncated = true }
+	unseen := func(o *Observation) { o.Network[3].Status = 0 }
+	failed := func(o *Observation) { o.Network[3].Status, o.Network[3].Error = 0, "net::ERR_CONNECTION_RESET" }
 	tests := []struct {
 		name          string
 		clause        Clause
@@ -162,6 +165,11 @@ func TestEvaluateNetworkCount(t *testing.T) {
 		{"a cut body cannot reach an unreachable count", cartAdd(OpEq, 3, map[string]string{"qty": "2"}), cut, false, false, "1 request matches", ""},
 		{"not over a cut body is undecided, never a pass", &Not{Child: &Network{URLPattern: `/cart/add$`, StatusIn: []int{303}, Form: map[string]string{"sku": "KT-0412", "qty": "1"}}},
 			func(o *Observation) { o.Network[3].Body, o.Network[3].BodyTruncated = "sku=KT-04", true }, false, true, "undecided", ""},
+		{"a write whose response was never seen could make two", cartAdd(OpEq, 1, nil), unseen, false, true,
+			"undecided: 1 request whose response the judge never saw could match", ""},
+		{"a write that failed is no match", cartAdd(OpEq, 1, nil), failed, true, false, "1 request matches", ""},
+		{"not over a write whose response was never seen is undecided", &Not{Child: &Network{URLPattern: `/cart/add$`, StatusIn: []int{303}, Form: map[string]string{"qty": "1"}}},
+			unseen, false, true, "undecided", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

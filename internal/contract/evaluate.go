@@ -377,7 +377,11 @@ func (e *evaluator) network(c *Network) check {
 	if err != nil {
 		return fail(expected, err.Error())
 	}
-	var inWindow, urlMatch, earlier, cut int
+	// cut counts the requests that could match but for a body the judge
+	// cut; pending, those that could match but for a status the judge
+	// never saw (no response and no error: still in flight, or ended
+	// without the browser reporting how).
+	var inWindow, urlMatch, earlier, cut, pending int
 	var near []NetworkEntry // url matches in the window that fail on status, method or body
 	var nearWhy []string    // per near entry, what its body lacked ("" when status or method failed)
 	var hits []NetworkEntry
@@ -401,24 +405,31 @@ func (e *evaluator) network(c *Network) check {
 			continue
 		}
 		urlMatch++
-		if !slices.Contains(c.StatusIn, n.Status) || c.Method != "" && !strings.EqualFold(c.Method, n.Method) {
+		statusOK := slices.Contains(c.StatusIn, n.Status)
+		unseen := !statusOK && n.Status == 0 && n.Error == ""
+		if !statusOK && !unseen || c.Method != "" && !strings.EqualFold(c.Method, n.Method) {
 			near, nearWhy = append(near, n), append(nearWhy, "")
 			continue
 		}
-		if why := body.mismatch(n); why != "" {
-			if n.BodyTruncated {
-				cut++
-			}
-			near, nearWhy = append(near, n), append(nearWhy, why)
+		why := body.mismatch(n)
+		switch {
+		case why == "" && !unseen:
+			hits = append(hits, n)
 			continue
+		case why != "" && n.BodyTruncated:
+			cut++ // the part cut off could match
+		case why == "":
+			pending++ // the status never seen could be a wanted one
+			why = "no response seen"
 		}
-		hits = append(hits, n)
+		near, nearWhy = append(near, n), append(nearWhy, why)
 	}
 
-	// A body the judge cut could be a match or not: the number of matches
-	// is somewhere from len(hits) to len(hits)+cut, and the clause is
-	// decided only when the count holds, or fails, over all of it.
-	holds, decided := count.decide(len(hits), len(hits)+cut)
+	// A body the judge cut, or a status it never saw, could be a match or
+	// not: the number of matches is somewhere from len(hits) to
+	// len(hits)+cut+pending, and the clause is decided only when the count
+	// holds, or fails, over all of it.
+	holds, decided := count.decide(len(hits), len(hits)+cut+pending)
 	var seen string
 	switch {
 	case len(hits) > 0 && c.Count == nil:
@@ -444,7 +455,14 @@ func (e *evaluator) network(c *Network) check {
 		seen = fmt.Sprintf("URL pattern matched by %s %s, none with %s: %s", requests(urlMatch), window, wanted, listRequests(near, nearWhy))
 	}
 	if !decided {
-		seen = fmt.Sprintf("undecided: %s with a body longer than the %d bytes the judge keeps could match; %s", requests(cut), MaxBodyBytes, seen)
+		var could []string
+		if cut > 0 {
+			could = append(could, fmt.Sprintf("%s with a body longer than the %d bytes the judge keeps", requests(cut), MaxBodyBytes))
+		}
+		if pending > 0 {
+			could = append(could, fmt.Sprintf("%s whose response the judge never saw", requests(pending)))
+		}
+		seen = fmt.Sprintf("undecided: %s could match; %s", strings.Join(could, " and "), seen)
 		return check{undecided: true, expected: expected, seen: seen}
 	}
 	return check{ok: holds, expected: expected, seen: seen}
