@@ -133,23 +133,26 @@ func (r *recorder) busy(page target.ID) (pending []string, last time.Time) {
 // frame stopped loading: a navigation that was replaced or cancelled does
 // not always report its end, and would keep the page busy for ever.
 func (r *recorder) documentLoaded(now time.Time, page target.ID) {
-	for id, req := range r.inflight {
-		if req.page == page && req.entry.ResourceType == string(network.ResourceTypeDocument) {
-			delete(r.inflight, id)
-			r.lastActivity = now
-		}
-	}
+	r.drop(now, page, func(req *request) bool {
+		return req.entry.ResourceType == string(network.ResourceTypeDocument)
+	})
 }
 
 // documentReplaced stops waiting for the requests of page made for other
 // documents than its main frame's new one, loader: the document that made
 // them is gone with its frames, and the browser does not always report the
 // end of what it cancelled with them (an image still loading when a script
-// navigates away stays "in flight" for ever). They stay in the log as the
-// browser last reported them; an end reported later is still recorded.
+// navigates away stays "in flight" for ever).
 func (r *recorder) documentReplaced(now time.Time, page target.ID, loader cdp.LoaderID) {
+	r.drop(now, page, func(req *request) bool { return req.loader != loader })
+}
+
+// drop stops waiting for the in-flight requests of page that over says
+// the browser will not end. They stay in the log as the browser last
+// reported them; an end reported later is still recorded.
+func (r *recorder) drop(now time.Time, page target.ID, over func(*request) bool) {
 	for id, req := range r.inflight {
-		if req.page == page && req.loader != loader {
+		if req.page == page && over(req) {
 			delete(r.inflight, id)
 			r.lastActivity = now
 		}

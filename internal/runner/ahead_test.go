@@ -57,8 +57,7 @@ func aheadRun(t *testing.T, processors int, now func() time.Time, onEvent func(r
 // once, and runs it as it was prepared.
 func TestWorkerPreparesTheNextTaskAhead(t *testing.T) {
 	t.Parallel()
-	at := time.Date(2026, 3, 21, 12, 0, 0, 0, time.UTC)
-	events := aheadRun(t, 2, func() time.Time { return at }, nil)
+	events := aheadRun(t, 2, standingClock, nil)
 	for _, id := range []string{"ahead-1", "ahead-2", "ahead-3"} {
 		if n := count(events, id+" setup"); n != 1 {
 			t.Errorf("%s was set up %d times, want once; events: %q", id, n, events)
@@ -110,13 +109,15 @@ func TestWorkerSetsUpAgainAPreparedTaskThatWaited(t *testing.T) {
 // processor keeps them busy, and sets each task up in its turn.
 func TestWorkerPreparesNothingAheadWithoutASpareProcessor(t *testing.T) {
 	t.Parallel()
-	at := time.Date(2026, 3, 21, 12, 0, 0, 0, time.UTC)
-	events := aheadRun(t, 1, func() time.Time { return at }, nil)
+	events := aheadRun(t, 1, standingClock, nil)
 	want := []string{"ahead-1 setup", "ahead-1 done", "ahead-2 setup", "ahead-2 done", "ahead-3 setup", "ahead-3 done"}
 	if !slices.Equal(events, want) {
 		t.Errorf("events:\n%q\nwant\n%q", events, want)
 	}
 }
+
+// standingClock is a clock that stands still: every task takes no time.
+func standingClock() time.Time { return time.Date(2026, 3, 21, 12, 0, 0, 0, time.UTC) }
 
 func count(list []string, s string) int {
 	n := 0

@@ -147,21 +147,24 @@ func (w *worker) prepareNext(ctx context.Context, queue <-chan job) <-chan prepa
 
 // fresh reports whether a task prepared ahead can start as it is: it has
 // waited at most aheadWait, and the browser it was set up in still runs
-// (a set-up that failed before it had a browser keeps its error).
+// (a set-up that failed before it had one keeps its error).
 func (w *worker) fresh(r *taskRun) bool {
 	if w.cfg.now().Sub(r.ready) > aheadWait {
 		return false
 	}
-	if r.browser == nil || r.browserConn == nil {
-		return true
-	}
+	return r.browserConn == nil || !ended(r.browser, r.browserConn)
+}
+
+// ended reports whether a worker's browser has ended, or its connection to
+// it: either way the worker needs another.
+func ended(b *browser.Browser, conn *cdpconn.Conn) bool {
 	select {
-	case <-r.browser.Done():
-		return false
-	case <-r.browserConn.Done():
-		return false
-	default:
+	case <-b.Done():
 		return true
+	case <-conn.Done():
+		return true
+	default:
+		return false
 	}
 }
 
@@ -196,10 +199,7 @@ func (w *worker) serverAuthority() (*webreplay.Authority, error) {
 // crash ends the task it happened in, not the worker.
 func (w *worker) browser(ctx context.Context) (*browser.Browser, *cdpconn.Conn, error) {
 	if w.b != nil {
-		select {
-		case <-w.b.Done():
-		case <-w.conn.Done():
-		default:
+		if !ended(w.b, w.conn) {
 			return w.b, w.conn, nil
 		}
 		w.close()
