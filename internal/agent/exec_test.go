@@ -203,8 +203,10 @@ func TestRunExecKillsTheGroupAtTheDeadline(t *testing.T) {
 	pidFile := filepath.Join(t.TempDir(), "pid")
 	opts := execOpts(t, "none", agenttest.NewBudget(t, llm.Caps{}))
 	// The background sleep ignores SIGTERM, so only the group's SIGKILL
-	// ends it.
-	opts.Command = fmt.Sprintf(`(trap '' TERM; exec sleep 600) & echo $! > %s; wait`, pidFile)
+	// ends it. The pid is written aside and renamed into place: the
+	// shell's redirection creates the file before echo fills it, and the
+	// file's appearing is what tells the test the child runs.
+	opts.Command = fmt.Sprintf(`(trap '' TERM; exec sleep 600) & echo $! > %[1]s.new && mv %[1]s.new %[1]s; wait`, pidFile)
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
 		// Cancel once the child is running: the point is what happens
