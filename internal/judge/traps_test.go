@@ -90,10 +90,49 @@ func TestTextNobodySees(t *testing.T) {
 		"clip-path inset":    `<div style="clip-path:inset(50%)">` + msg + `</div>`,
 		"fixed off screen":   `<div style="position:fixed;top:-200px;left:0">` + msg + `</div><div style="height:3000px"></div>`,
 		"text-indent away":   `<h2 style="text-indent:-9999px">` + msg + `</h2>`,
+		// Part of a text is shown, the rest is not: only the part counts.
+		"cut after a line":    `<p style="width:12em;height:1.2em;line-height:1.2em;overflow:hidden">Thank you for shopping with us today. ` + msg + `</p>`,
+		"line clamp":          `<p style="width:12em;display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:2;overflow:hidden">Thank you for shopping with us today, we hope to see you again soon. ` + msg + `</p>`,
+		"cut by an ellipsis":  `<div style="width:9em;white-space:nowrap;overflow:hidden;text-overflow:ellipsis">Your items: ` + msg + `</div>`,
+		"partly off the page": `<div style="margin-left:-20em;white-space:nowrap">` + msg + ` and welcome back to the shop</div>`,
+		// Boxes that clip without overflow:hidden.
+		"scroller of no height":  `<div style="height:0;overflow:auto">` + msg + `</div>`,
+		"paint containment":      `<div style="contain:paint;height:0">` + msg + `</div>`,
+		"clip-path polygon":      `<div style="clip-path:polygon(0 0, 0 0, 0 0)">` + msg + `</div>`,
+		"clip-path flat ellipse": `<div style="clip-path:ellipse(0 50%)">` + msg + `</div>`,
+		"clip-path empty url":    `<svg width="0" height="0" style="position:absolute"><clipPath id="none"></clipPath></svg><div style="clip-path:url(#none)">` + msg + `</div>`,
+		// Painted so nobody can read it.
+		"transparent mask": `<div style="-webkit-mask-image:linear-gradient(transparent,transparent);mask-image:linear-gradient(transparent,transparent)">` + msg + `</div>`,
+		"blurred":          `<div style="filter:blur(8px)">` + msg + `</div>`,
+		"svg text no fill": `<svg width="400" height="40"><text x="0" y="20" fill="none">` + msg + `</text></svg>`,
+		"svg text white":   `<svg width="400" height="40"><text x="0" y="20" fill="#fff">` + msg + `</text></svg>`,
+		"turned edge-on":   `<div style="transform:rotateY(90deg)">` + msg + `</div>`,
+		"back face hidden": `<div style="transform:rotateY(180deg);backface-visibility:hidden">` + msg + `</div>`,
+		// Covered by something opaque painted over it.
+		"covered by a box":    `<div style="position:relative"><p>` + msg + `</p><div style="position:absolute;inset:0;background:#fff"></div></div>`,
+		"covered, no events":  `<div style="position:relative"><p>` + msg + `</p><div style="position:absolute;inset:0;background:#fff;pointer-events:none"></div></div>`,
+		"behind a background": `<div style="background:#fff"><p style="position:relative;z-index:-1">` + msg + `</p></div>`,
+	}
+	// What a person can see, or bring into view by scrolling: each passes.
+	shown := map[string]string{
+		"a long wrapped paragraph": `<p style="width:12em">Thank you for shopping with us today, we hope to see you again soon. ` + msg + `</p>`,
+		"in a box it scrolls":      `<div style="height:3em;overflow:auto"><p style="height:20em">Scroll down.</p><p>` + msg + `</p></div>`,
+		"whole before an ellipsis": `<div style="width:30em;white-space:nowrap;overflow:hidden;text-overflow:ellipsis">` + msg + `</div>`,
+		"under a fixed header":     `<div style="position:fixed;top:0;left:0;right:0;height:6em;background:#fff;z-index:1">Shop</div><p>` + msg + `</p><div style="height:3000px"></div>`,
+		"beside a positioned box":  `<div style="position:relative"><p>` + msg + `</p><div style="position:absolute;top:0;left:40em;width:5em;height:5em;background:#000"></div></div>`,
+		"under a translucent box":  `<div style="position:relative"><p>` + msg + `</p><div style="position:absolute;inset:0;background:rgba(0,0,0,0.2)"></div></div>`,
+		"svg text":                 `<svg width="400" height="40"><text x="0" y="20">` + msg + `</text></svg>`,
+		"slightly blurred":         `<div style="filter:blur(0.3px)">` + msg + `</div>`,
+		"descenders clipped":       `<div style="height:0.8em;line-height:0.8em;overflow:hidden">` + msg + `</div>`,
+		"clip-path circle":         `<div style="clip-path:circle(60%)">` + msg + `</div>`,
+		"an opaque mask":           `<div style="-webkit-mask-image:linear-gradient(#000,#000);mask-image:linear-gradient(#000,#000)">` + msg + `</div>`,
 	}
 	routes := map[string]any{}
 	for name, body := range pages {
 		routes["/"+strings.ReplaceAll(name, " ", "-")] = `<title>cart</title><h1>Your cart</h1>` + body
+	}
+	for name, body := range shown {
+		routes["/shown/"+strings.ReplaceAll(name, " ", "-")] = `<title>cart</title><h1>Your cart</h1>` + body
 	}
 	routes["/control"] = `<title>cart</title><h1>Your cart</h1><p>` + msg + `</p>`
 	srv := site(t, routes)
@@ -102,6 +141,13 @@ func TestTextNobodySees(t *testing.T) {
 			g := gradeOn(t, srv.URL+"/"+strings.ReplaceAll(name, " ", "-"), textContract("body", msg), nil)
 			if g.v.Passed {
 				t.Errorf("dom_text passed on text nobody can see:\n%s", g.explain())
+			}
+		})
+	}
+	for name := range shown {
+		t.Run("shown: "+name, func(t *testing.T) {
+			if g := gradeOn(t, srv.URL+"/shown/"+strings.ReplaceAll(name, " ", "-"), textContract("body", msg), nil); !g.v.Passed {
+				t.Errorf("dom_text failed on text a person can see:\n%s", g.explain())
 			}
 		})
 	}
@@ -125,16 +171,17 @@ func TestTextNobodySees(t *testing.T) {
 	})
 }
 
-// TestCountsOnlyVisibleElements: a hidden duplicate row does not make two
-// items in the cart.
+// TestCountsOnlyVisibleElements: a hidden duplicate row, or one an opaque
+// box is painted over, does not make two items in the cart.
 func TestCountsOnlyVisibleElements(t *testing.T) {
-	srv := site(t, map[string]any{"/": `<ul id="cart"><li>Tea</li><li style="display:none">Tea</li><li hidden>Tea</li><li style="visibility:hidden">Tea</li></ul>`})
-	g := gradeOn(t, srv.URL+"/", "postconditions:\n  - {kind: dom_count, selector: '#cart li', op: eq, value: 1}\n", nil)
+	srv := site(t, map[string]any{"/": `<ul class="cart"><li>Tea</li><li style="display:none">Tea</li><li hidden>Tea</li><li style="visibility:hidden">Tea</li></ul>` +
+		`<div style="position:relative"><ul class="cart"><li>Tea</li></ul><div style="position:absolute;inset:0;background:#fff"></div></div>`})
+	g := gradeOn(t, srv.URL+"/", "postconditions:\n  - {kind: dom_count, selector: '.cart li', op: eq, value: 1}\n", nil)
 	if !g.v.Passed {
 		t.Errorf("want one visible row:\n%s", g.explain())
 	}
-	if el := g.obs.Elements["#cart li"]; el.Count != 1 || el.Hidden != 3 {
-		t.Errorf("Elements = %+v, want 1 counted and 3 hidden", el)
+	if el := g.obs.Elements[".cart li"]; el.Count != 1 || el.Hidden != 4 {
+		t.Errorf("Elements = %+v, want 1 counted and 4 hidden", el)
 	}
 }
 

@@ -26,24 +26,37 @@
 //     boxes separate words. Form fields contribute the label of a button
 //     (<input type=submit|button|reset>) and the chosen option of a
 //     <select>, never what was typed.
-//   - A text node is seen when its element is rendered (checkVisibility,
-//     with opacity and visibility, and drawn at least 5% opaque counting
-//     the opacity and filter: opacity() of every ancestor), its fill colour
-//     is neither (nearly) transparent nor (nearly) the colour of the opaque
-//     background behind it (contrast ratio under 1.2; unless its background
-//     paints the text), and one of its line boxes, cut by every ancestor
-//     box that clips it (overflow hidden or clip, the clip property, an
-//     inset() or zero-radius clip-path; absolute and fixed boxes escape the
-//     clipping of the boxes they are not inside, and fixed boxes are cut to
-//     the viewport), is at least minTextPx high and 1px wide and lies where
-//     the page can be scrolled to (not at negative coordinates, not beyond
-//     the document's scroll size).
+//   - A word of a text node is seen when its element is rendered
+//     (checkVisibility, with opacity and visibility, drawn at least 5%
+//     opaque counting the opacity, filter: opacity() and a mask made only
+//     of transparent gradients of every ancestor, and not a back face
+//     turned away), its ink is neither (nearly) transparent nor (nearly)
+//     the colour of the opaque background behind it (contrast ratio under
+//     1.2; unless its background paints the text; the fill and stroke of
+//     SVG text), it is not blurred by a radius of a fifth of its font size
+//     or more, and its box, cut by every ancestor box that clips it
+//     (overflow hidden or clip, paint containment, a scroll container too
+//     small to show a line, the clip property, a clip-path's shape or an
+//     empty SVG clipPath; absolute and fixed boxes escape the clipping of
+//     the boxes they are not inside, and fixed boxes are cut to the
+//     viewport) and by the area the page can be scrolled to (not at
+//     negative coordinates, not beyond the document's scroll size), keeps
+//     its whole width and at least half its height, at least minTextPx
+//     high; and no opaque box is painted over it (a positioned box with an
+//     opaque background colour that the painting order puts above the
+//     text, or the opaque background of an ancestor of text sunk under it
+//     by a negative z-index; a fixed box only when it fills the viewport,
+//     since a person scrolls text out from under a fixed header). A text
+//     node whose words are all seen is seen whole; otherwise only its seen
+//     words are, in order: text cut off after a line, behind an ellipsis
+//     or off the page's edge is not evidence.
 //   - A closed <details> shows only its <summary>.
 //   - Nothing inside an editable region (contenteditable, designMode)
 //     counts: text the agent typed is not evidence of the page.
 //   - An element is seen when it is rendered, not in an editable region,
-//     and either its own box, clipped as above, is at least 2px by 2px, or
-//     it holds seen text or a seen element.
+//     and either its own box, clipped as above, is at least 2px by 2px and
+//     not wholly under an opaque box painted over it, or it holds seen text
+//     or a seen element.
 function (queries, maxTexts, maxChars, minTextPx) {
   // Below this opacity (or colour alpha) nothing is seen, and text whose
   // contrast with its background is below minContrast is not read.
@@ -92,22 +105,43 @@ function (queries, maxTexts, maxChars, minTextPx) {
   const editable = (el) => designMode || el.isContentEditable === true;
 
   // alpha is how opaque an element is drawn: the product of its own and
-  // its ancestors' opacity and filter: opacity().
+  // its ancestors' opacity, filter: opacity() and mask. An element's own
+  // drawing is read once: its opacity and the radius of its own blur.
   const alphas = new Map();
-  const ownAlpha = (s) => {
-    let a = parseFloat(s.opacity);
+  const owns = new Map();
+  const own = (el) => {
+    let o = owns.get(el);
+    if (o !== undefined) return o;
+    const s = style(el);
+    let a = parseFloat(s.opacity), blur2 = 0;
     if (isNaN(a)) a = 1;
-    if (s.filter && s.filter !== 'none') {
-      const re = /opacity\(\s*([\d.]+)(%?)\s*\)/g;
-      for (let m; (m = re.exec(s.filter)); ) a *= m[2] ? parseFloat(m[1]) / 100 : parseFloat(m[1]);
+    const filter = s.filter;
+    if (filter && filter !== 'none') {
+      const re = /(opacity|blur)\(\s*([\d.]+)(%|px)?\s*\)/g;
+      for (let m; (m = re.exec(filter)); ) {
+        if (m[1] === 'blur') blur2 += parseFloat(m[2]) ** 2;
+        else a *= m[3] === '%' ? parseFloat(m[2]) / 100 : parseFloat(m[2]);
+      }
     }
-    return a;
+    if (maskedOut(s.maskImage)) a = 0;
+    o = { alpha: a, blur2 };
+    owns.set(el, o);
+    return o;
+  };
+  const ownAlpha = (el) => own(el).alpha;
+  // maskedOut tells a mask that lets nothing through: gradients only, and
+  // every colour in them (nearly) transparent. An image mask is not read.
+  // (-webkit-mask-image is the same property.)
+  const maskedOut = (mask) => {
+    if (!mask || mask === 'none' || mask.includes('url(') || !mask.includes('gradient(')) return false;
+    const colours = mask.match(/rgba?\([^)]*\)|transparent/g) || [];
+    return colours.length > 0 && colours.every(transparent);
   };
   const alpha = (el) => {
     let a = alphas.get(el);
     if (a !== undefined) return a;
     const p = flatParent(el);
-    a = ownAlpha(style(el)) * (p && p.nodeType === 1 ? alpha(p) : 1);
+    a = ownAlpha(el) * (p && p.nodeType === 1 ? alpha(p) : 1);
     alphas.set(el, a);
     return a;
   };
@@ -127,8 +161,28 @@ function (queries, maxTexts, maxChars, minTextPx) {
       r = el.checkVisibility({ visibilityProperty: true });
     }
     // Opacity is alpha's: checkVisibility would only catch exactly 0.
-    r = r && alpha(el) >= minAlpha;
+    r = r && alpha(el) >= minAlpha && !turnedAway(el);
     rendered.set(el, r);
+    return r;
+  };
+  // turnedAway tells an element with backface-visibility: hidden, or
+  // inside one, whose transform shows its back.
+  const away = new Map();
+  const turnedAway = (el) => {
+    let r = away.get(el);
+    if (r !== undefined) return r;
+    const s = style(el);
+    r = false;
+    if (s.backfaceVisibility === 'hidden' && s.transform && s.transform !== 'none') {
+      try {
+        r = new DOMMatrixReadOnly(s.transform).m33 < 0;
+      } catch (e) {
+        r = false;
+      }
+    }
+    const p = flatParent(el);
+    r = r || (p !== null && p.nodeType === 1 && turnedAway(p));
+    away.set(el, r);
     return r;
   };
   // An ancestor of a display:contents element only needs to be rendered
@@ -173,8 +227,14 @@ function (queries, maxTexts, maxChars, minTextPx) {
     if (c !== undefined) return c;
     c = boxClip(el);
     const s = style(el);
-    const clipsX = s.overflowX === 'hidden' || s.overflowX === 'clip';
-    const clipsY = s.overflowY === 'hidden' || s.overflowY === 'clip';
+    // Paint containment clips like overflow: clip. A scroll container
+    // clips too, but a person scrolls what it hides into view, unless it
+    // is too small to show a line: then nothing inside can be read.
+    const contained = /paint|strict|content/.test(s.contain || '') || s.contentVisibility === 'auto';
+    const scroller = el !== doc.documentElement && el !== doc.body;
+    const scrolls = (o) => scroller && (o === 'auto' || o === 'scroll');
+    const clipsX = contained || s.overflowX === 'hidden' || s.overflowX === 'clip' || (scrolls(s.overflowX) && el.clientWidth < minTextPx);
+    const clipsY = contained || s.overflowY === 'hidden' || s.overflowY === 'clip' || (scrolls(s.overflowY) && el.clientHeight < minTextPx);
     const clipProp = s.clip && s.clip !== 'auto' && (s.position === 'absolute' || s.position === 'fixed');
     const clipPath = s.clipPath && s.clipPath !== 'none';
     if ((clipsX || clipsY || clipProp || clipPath) && s.display !== 'contents') {
@@ -198,19 +258,45 @@ function (queries, maxTexts, maxChars, minTextPx) {
   };
 
   // clipPathBox bounds what a clip-path leaves of box b: an inset() cuts
-  // its sides, a circle() or ellipse() of radius 0 leaves nothing; other
-  // shapes are bounded by the box itself.
+  // its sides, a polygon() is bounded by its points, a circle() or
+  // ellipse() with a radius of 0 and a url() naming an SVG clipPath with
+  // no shape in it leave nothing; other shapes are bounded by the box.
+  const NOTHING = { l: 0, t: 0, r: 0, b: 0 };
   const clipPathBox = (path, b) => {
     const len = (v, whole) => (v.endsWith('%') ? (parseFloat(v) / 100) * whole : parseFloat(v) || 0);
+    const whole = { l: b.left, t: b.top, r: b.right, b: b.bottom };
     let m = /^inset\(([^)]*)\)/.exec(path);
     if (m) {
       const v = m[1].split(/\s+round\s+/)[0].trim().split(/\s+/);
       const [t, r, bo, l] = [v[0], v[1] ?? v[0], v[2] ?? v[0], v[3] ?? v[1] ?? v[0]];
       return { l: b.left + len(l, b.width), t: b.top + len(t, b.height), r: b.right - len(r, b.width), b: b.bottom - len(bo, b.height) };
     }
-    m = /^(circle|ellipse)\(\s*0(px|%)?[\s)]/.exec(path);
-    if (m) return { l: 0, t: 0, r: 0, b: 0 };
-    return { l: b.left, t: b.top, r: b.right, b: b.bottom };
+    m = /^polygon\(\s*(?:(?:nonzero|evenodd)\s*,)?([^)]*)\)/.exec(path);
+    if (m) {
+      const box = { l: Infinity, t: Infinity, r: -Infinity, b: -Infinity };
+      for (const point of m[1].split(',')) {
+        const [x, y] = point.trim().split(/\s+/);
+        if (x === undefined || y === undefined) return whole;
+        const px = b.left + len(x, b.width), py = b.top + len(y, b.height);
+        box.l = Math.min(box.l, px); box.r = Math.max(box.r, px);
+        box.t = Math.min(box.t, py); box.b = Math.max(box.b, py);
+      }
+      return box.r > box.l && box.b > box.t ? box : NOTHING;
+    }
+    m = /^(circle|ellipse)\(([^)]*)\)/.exec(path);
+    if (m) {
+      const radii = m[2].split(/\s+at\s+/)[0].trim().split(/\s+/).filter(Boolean);
+      return radii.some((r) => /^0(px|%)?$/.test(r)) ? NOTHING : whole;
+    }
+    m = /^url\(\s*["']?#([^"')]+)["']?\s*\)/.exec(path);
+    if (m) {
+      const target = doc.getElementById(m[1]);
+      if (target && target.localName === 'clipPath') {
+        const shapes = Array.from(target.children).filter((c) => c.localName !== 'title' && c.localName !== 'desc' && style(c).display !== 'none');
+        if (shapes.length === 0) return NOTHING;
+      }
+    }
+    return whole;
   };
 
   // Whether a rectangle, cut by clip, is at least w by h and lies where
@@ -269,28 +355,224 @@ function (queries, maxTexts, maxChars, minTextPx) {
     }
     return false;
   };
+  // A paint leaves ink when it is a colour neither (nearly) transparent
+  // nor (nearly) the background's, or a paint server (url()).
+  const inks = (paint, opacity, el) => paint !== 'none' && opacity >= minAlpha && !transparent(paint) && !blendsIn(paint, el);
+  const SVG = 'http://www.w3.org/2000/svg';
   const inkless = new Map();
   const noInk = (el) => {
     let r = inkless.get(el);
     if (r === undefined) {
       const s = style(el);
-      const fill = s.webkitTextFillColor || s.color;
-      r = (transparent(fill) || blendsIn(fill, el)) && !paintsText(el);
+      if (el.namespaceURI === SVG) {
+        r = !inks(s.fill, parseFloat(s.fillOpacity), el) && !(parseFloat(s.strokeWidth) > 0 && inks(s.stroke, parseFloat(s.strokeOpacity), el));
+      } else {
+        r = !inks(s.webkitTextFillColor || s.color, 1, el) &&
+          !(parseFloat(s.webkitTextStrokeWidth) > 0 && inks(s.webkitTextStrokeColor, 1, el)) &&
+          !paintsText(el);
+      }
       inkless.set(el, r);
     }
     return r;
   };
 
-  const range = doc.createRange();
-  const textSeen = (node, el) => {
-    if (!/[^\s]/.test(node.data)) return false;
-    if (!isRendered(el) || style(el).visibility !== 'visible' || noInk(el)) return false;
-    range.selectNodeContents(node);
-    const clip = contentClip(el);
-    for (const rect of range.getClientRects()) {
-      if (shows(rect, clip, 1, minTextPx)) return true;
+  // blurred tells text under a blur (its own filter and its ancestors',
+  // combined as Gaussians combine) of at least a fifth of its font size.
+  const blurs = new Map();
+  const blur2Of = (el) => {
+    let b = blurs.get(el);
+    if (b !== undefined) return b;
+    const p = flatParent(el);
+    b = own(el).blur2 + (p && p.nodeType === 1 ? blur2Of(p) : 0);
+    blurs.set(el, b);
+    return b;
+  };
+  const blurred = (el) => {
+    const b2 = blur2Of(el);
+    return b2 > 0 && Math.sqrt(b2) >= parseFloat(style(el).fontSize) / 5;
+  };
+
+  // The area the page can be scrolled to, in viewport coordinates.
+  const pageArea = { l: -sx, t: -sy, r: pageW - sx, b: pageH - sy };
+
+  // readable tells whether a piece of text's box, cut by clip, keeps its
+  // whole width (less than the narrowest letter may go: 20% of the line's
+  // height, at least 1px) and at least half its height, at least minTextPx
+  // high.
+  const readable = (rect, clip) => {
+    const c = meet({ l: rect.left, t: rect.top, r: rect.right, b: rect.bottom }, clip);
+    return c.r - c.l >= Math.max(1, rect.width - Math.max(1, 0.2 * rect.height)) && c.b - c.t >= Math.max(minTextPx, rect.height / 2);
+  };
+
+  // createsContext tells a style that makes its element a stacking context
+  // painted with the positioned boxes (z-index aside).
+  const createsContext = (s) =>
+    parseFloat(s.opacity) < 1 || s.transform !== 'none' || s.filter !== 'none' || s.isolation === 'isolate' ||
+    s.mixBlendMode !== 'normal' || s.perspective !== 'none' || s.clipPath !== 'none' ||
+    (s.maskImage && s.maskImage !== 'none') || /paint|layout|strict|content/.test(s.contain || '') ||
+    s.position === 'fixed' || s.position === 'sticky';
+  // zIndexOf is the z-index that applies to an element, or NaN.
+  const zIndexOf = (el, s) => {
+    const z = parseInt(s.zIndex, 10);
+    if (isNaN(z)) return NaN;
+    const p = flatParent(el);
+    const applies = s.position !== 'static' || (p && p.nodeType === 1 && /flex|grid/.test(style(p).display));
+    return applies ? z : NaN;
+  };
+  const opaqueBackground = (s) => {
+    const c = rgba(s.backgroundColor);
+    return c !== null && c[3] >= 1 - minAlpha;
+  };
+
+  // paintKey places an element in the root stacking context's painting
+  // order, roughly: z is the z-index of its outermost ancestor (or itself)
+  // that has one, layered whether it paints with the positioned boxes
+  // (then later in tree order is painted over earlier) or in the flow,
+  // below them.
+  const keys = new Map();
+  const paintKey = (el) => {
+    let k = keys.get(el);
+    if (k) return k;
+    const p = flatParent(el);
+    const up = p && p.nodeType === 1 ? paintKey(p) : { z: 0, layered: false, fixed: false };
+    if (up.fixed) {
+      k = up;
+    } else {
+      const s = style(el);
+      const z = zIndexOf(el, s);
+      k = isNaN(z)
+        ? { z: 0, layered: up.layered || s.position !== 'static' || createsContext(s), fixed: false }
+        : { z, layered: true, fixed: true };
     }
+    keys.set(el, k);
+    return k;
+  };
+  const flatContains = (a, el) => {
+    for (let e = el; e && e.nodeType === 1; e = flatParent(e)) if (e === a) return true;
     return false;
+  };
+  // above tells whether cover (positioned) is painted over el's text.
+  const above = (cover, el) => {
+    if (flatContains(cover, el)) return false; // a background is behind its own content
+    const kc = paintKey(cover), kt = paintKey(el);
+    if (kc.z !== kt.z) return kc.z > kt.z;
+    if (kc.layered !== kt.layered) return kc.layered;
+    if (!kc.layered) return false;
+    return flatContains(el, cover) || orderOf().get(cover) > orderOf().get(el);
+  };
+
+  // The opaque boxes that may be painted over text: positioned, drawn
+  // opaque, with an opaque background colour; a fixed one only when it
+  // fills the viewport. Images are not read: they may be transparent.
+  let coverList = null;
+  const covers = () => {
+    if (coverList) return coverList;
+    coverList = [];
+    for (const r of roots) {
+      for (const el of r.querySelectorAll('*')) {
+        const s = style(el);
+        if (s.position === 'static' || s.position === 'sticky' || !opaqueBackground(s)) continue;
+        if (!isRendered(el) || alpha(el) < 1 - minAlpha) continue;
+        const b = el.getBoundingClientRect();
+        const box = meet({ l: b.left, t: b.top, r: b.right, b: b.bottom }, boxClip(el));
+        if (box.r - box.l < 1 || box.b - box.t < 1) continue;
+        if (s.position === 'fixed' && !(box.l <= 0 && box.t <= 0 && box.r >= view.innerWidth && box.b >= view.innerHeight)) continue;
+        coverList.push({ el, box });
+      }
+    }
+    return coverList;
+  };
+
+  // sunkUnder lists the boxes of the opaque backgrounds painted over an
+  // element's text because a negative z-index sinks it below them: those
+  // of the ancestors of the sunk box inside its stacking context (the
+  // root's background, and the body's when it is the canvas's, are
+  // painted first).
+  const sinkers = new Map();
+  const sinker = (el) => {
+    let e = sinkers.get(el);
+    if (e !== undefined) return e;
+    const p = flatParent(el);
+    e = zIndexOf(el, style(el)) < 0 ? el : p && p.nodeType === 1 ? sinker(p) : null;
+    sinkers.set(el, e);
+    return e;
+  };
+  const sunk = new Map();
+  const NONE = [];
+  const sunkUnder = (el) => {
+    const e = sinker(el);
+    if (e === null) return NONE;
+    let r = sunk.get(e);
+    if (r) return r;
+    r = [];
+    const root = doc.documentElement;
+    const bodyIsCanvas = !opaqueBackground(style(root)) && style(root).backgroundImage === 'none';
+    for (let a = flatParent(e); a && a.nodeType === 1 && a !== root; a = flatParent(a)) {
+      const s = style(a);
+      if (createsContext(s) || !isNaN(zIndexOf(a, s))) break;
+      if (a === doc.body && bodyIsCanvas) continue;
+      if (opaqueBackground(s)) {
+        const b = a.getBoundingClientRect();
+        r.push(meet({ l: b.left, t: b.top, r: b.right, b: b.bottom }, boxClip(a)));
+      }
+    }
+    sunk.set(e, r);
+    return r;
+  };
+
+  // coveredBy tells whether an opaque box painted over el hides part of a
+  // piece of its text: more than 1px of its width, half its height.
+  const coveredBy = (rect, el) => {
+    const hides = (box) =>
+      Math.min(rect.right, box.r) - Math.max(rect.left, box.l) > 1 &&
+      Math.min(rect.bottom, box.b) - Math.max(rect.top, box.t) >= rect.height / 2;
+    for (const box of sunkUnder(el)) if (hides(box)) return true;
+    for (const c of covers()) if (hides(c.box) && above(c.el, el)) return true;
+    return false;
+  };
+
+  // The text of a node as a person reads it: all of it, the words that
+  // are seen, or ''.
+  const range = doc.createRange();
+  const WORD = /\S+/g;
+  const seenText = (node, el) => {
+    const data = node.data;
+    if (!/[^\s]/.test(data)) return '';
+    if (!isRendered(el) || style(el).visibility !== 'visible' || noInk(el) || blurred(el)) return '';
+    const clip = meet(contentClip(el), pageArea);
+    range.selectNodeContents(node);
+    let whole = true, any = false;
+    for (const rect of range.getClientRects()) {
+      if (rect.width < 1 || rect.height === 0) continue; // no glyph in it
+      if (readable(rect, clip) && !coveredBy(rect, el)) {
+        any = true;
+      } else {
+        whole = false;
+        any = any || shows(rect, clip, 1, minTextPx);
+      }
+    }
+    if (whole) return any ? data : '';
+    if (!any) return '';
+    const seen = [];
+    let first = false, last = false;
+    WORD.lastIndex = 0;
+    for (let m; (m = WORD.exec(data)); ) {
+      range.setStart(node, m.index);
+      range.setEnd(node, m.index + m[0].length);
+      let ok = false;
+      for (const rect of range.getClientRects()) {
+        if (readable(rect, clip) && !coveredBy(rect, el)) {
+          ok = true;
+          break;
+        }
+      }
+      if (ok) seen.push(m[0]);
+      if (m.index === 0) first = ok;
+      last = ok && m.index + m[0].length === data.length;
+    }
+    if (seen.length === 0) return '';
+    // Glued to a neighbour's text only where the node itself is.
+    return (first ? '' : ' ') + seen.join(' ') + (last ? '' : ' ');
   };
 
   // A closed <details> shows only its summary; the browser hides the
@@ -324,16 +606,24 @@ function (queries, maxTexts, maxChars, minTextPx) {
     if (!isRendered(el) || style(el).display === 'contents') return false;
     const clip = boxClip(el);
     for (const rect of el.getClientRects()) {
-      if (shows(rect, clip, 2, 2)) return true;
+      if (shows(rect, clip, 2, 2) && !buried(rect, clip, el)) return true;
     }
     return false;
+  };
+  // buried tells whether the seen part of an element's box lies wholly
+  // under an opaque box painted over it.
+  const buried = (rect, clip, el) => {
+    const c = meet({ l: rect.left, t: rect.top, r: rect.right, b: rect.bottom }, clip);
+    const holds = (box) => box.l <= c.l + 1 && box.t <= c.t + 1 && box.r >= c.r - 1 && box.b >= c.b - 1;
+    return sunkUnder(el).some(holds) || covers().some((cv) => holds(cv.box) && above(cv.el, el));
   };
   const collect = (el) => {
     const out = { text: [], seen: false };
     const walk = (node, parentEl) => {
       if (node.nodeType === 3) {
-        if (parentEl && textSeen(node, parentEl)) {
-          out.text.push(node.data);
+        const text = parentEl ? seenText(node, parentEl) : '';
+        if (text) {
+          out.text.push(text);
           out.seen = true;
         }
         return;
@@ -342,7 +632,7 @@ function (queries, maxTexts, maxChars, minTextPx) {
       const s = style(node);
       // Nothing below display:none, opacity:0 or an editable region is
       // seen; below visibility:hidden a child may be visible again.
-      if (s.display === 'none' || ownAlpha(s) < minAlpha || editable(node)) return;
+      if (s.display === 'none' || ownAlpha(node) < minAlpha || editable(node)) return;
       if (node.localName === 'br') {
         out.text.push('\n');
         return;
