@@ -6,7 +6,7 @@ BIN     := bin/contractbench
 SUITE   := benchmarks/webvoyager
 SANDBOX := benchmarks/sandbox
 
-.PHONY: test bench bench-speed bench-judge peers peers-bench build chromium fmt-check vet staticcheck
+.PHONY: test bench bench-speed bench-judge bench-reading peers peers-bench build chromium fmt-check vet staticcheck
 
 build:
 	$(GO) build -ldflags "-X contractbench/internal/cli.stamped=$$(sh scripts/version.sh)" -o $(BIN) ./cmd/contractbench
@@ -61,6 +61,14 @@ bench-speed: chromium build
 ## bench-judge: Go benchmarks of the contract judge and the screenshot hash.
 bench-judge:
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./internal/contract ./internal/phash
+
+## bench-reading: dom_text on real markup: up to twenty sentences of each
+## page's expected text in the realpages corpus, looked for on the page by
+## the judge (docs/benchmarks/reading.md). The corpus is not part of this
+## repository; REALPAGES is its folder.
+REALPAGES ?= ../shared/corpora/realpages
+bench-reading: chromium
+	CONTRACTBENCH_REALPAGES=$(REALPAGES) $(GO) test ./internal/judge -run TestRealPagesSentences -v -count=1 -timeout 30m
 
 ## peers: the pinned peer MCP servers (@playwright/mcp, chrome-devtools-mcp)
 ## in ./node_modules, for --server playwright|chrome-devtools. Downloads

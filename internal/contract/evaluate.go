@@ -344,6 +344,39 @@ const maxListed = 5
 func (e *evaluator) network(c *Network) check {
 	since := c.since()
 	count := c.count()
+	window := "after the agent's first tool call"
+	if since == SinceLastToolCall {
+		window = "after the last tool call"
+	}
+	expected := networkExpected(c, count) + ", " + window
+	if _, _, known := count.Op.compare(0, count.Value); !known {
+		return fail(expected, fmt.Sprintf("unknown count op %q", count.Op))
+	}
+
+	re, err := regexp.Compile(c.URLPattern)
+	if err != nil {
+		return fail(expected, "invalid url_pattern: "+err.Error())
+	}
+	body, err := newBodyCheck(c)
+	if err != nil {
+		return fail(expected, err.Error())
+	}
+	t := tallyNetwork(e.obs.Network, c, since, re, body)
+
+	// A body the judge cut, or a status it never saw, could be a match or
+	// not: the number of matches is somewhere from len(hits) to
+	// len(hits)+cut+pending, and the clause is decided only when the count
+	// holds, or fails, over all of it.
+	holds, decided := count.decide(len(t.hits), len(t.hits)+t.cut+t.pending)
+	seen := t.seen(c, body, window)
+	if !decided {
+		return check{undecided: true, expected: expected, seen: t.undecided(seen)}
+	}
+	return check{ok: holds, expected: expected, seen: seen}
+}
+
+// networkExpected says what a network clause asks for, but for its window.
+func networkExpected(c *Network, count Count) string {
 	var exp strings.Builder
 	if c.Count == nil {
 		exp.WriteString("a request")
@@ -360,112 +393,118 @@ func (e *evaluator) network(c *Network) check {
 	if len(c.Form) > 0 {
 		fmt.Fprintf(&exp, ", form %s", formList(c.Form))
 	}
-	window := "after the agent's first tool call"
-	if since == SinceLastToolCall {
-		window = "after the last tool call"
-	}
-	expected := exp.String() + ", " + window
-	if _, _, known := count.Op.compare(0, count.Value); !known {
-		return fail(expected, fmt.Sprintf("unknown count op %q", count.Op))
-	}
+	return exp.String()
+}
 
-	re, err := regexp.Compile(c.URLPattern)
-	if err != nil {
-		return fail(expected, "invalid url_pattern: "+err.Error())
-	}
-	body, err := newBodyCheck(c)
-	if err != nil {
-		return fail(expected, err.Error())
-	}
+// networkTally sorts the observed requests for one network clause, so the
+// evidence can say how close they came when none matches.
+type networkTally struct {
+	// URL matches outside the window: beforeAgent, made before the
+	// agent's first tool call or fetched ahead; earlier, made before the
+	// last tool call when the window starts there.
+	beforeAgent, earlier int
+	inWindow, urlMatch   int // requests in the window, and those of them that match the URL pattern
 	// cut counts the requests that could match but for a body the judge
 	// cut; pending, those that could match but for a status the judge
 	// never saw (no response and no error: still in flight, or ended
 	// without the browser reporting how).
-	var inWindow, urlMatch, earlier, cut, pending int
-	var near []NetworkEntry // url matches in the window that fail on status, method or body
-	var nearWhy []string    // per near entry, what its body lacked ("" when status or method failed)
-	var hits []NetworkEntry
-	var beforeAgent int
-	for _, n := range e.obs.Network {
+	cut, pending int
+	near         []NetworkEntry // url matches in the window that fail on status, method or body
+	nearWhy      []string       // per near entry, what its body lacked ("" when status or method failed)
+	hits         []NetworkEntry
+}
+
+// tallyNetwork sorts entries by whether they fall in the clause's window
+// and match its URL pattern, then by how far each of those matches.
+func tallyNetwork(entries []NetworkEntry, c *Network, since Since, re *regexp.Regexp, body bodyCheck) networkTally {
+	var t networkTally
+	for _, n := range entries {
 		matchesURL := re.MatchString(n.URL)
 		if n.BeforeFirstToolCall || n.Speculative {
 			if matchesURL {
-				beforeAgent++
+				t.beforeAgent++
 			}
 			continue
 		}
 		if since == SinceLastToolCall && !n.AfterLastToolCall {
 			if matchesURL {
-				earlier++
+				t.earlier++
 			}
 			continue
 		}
-		inWindow++
-		if !matchesURL {
-			continue
+		t.inWindow++
+		if matchesURL {
+			t.urlMatch++
+			t.add(n, c, body)
 		}
-		urlMatch++
-		statusOK := slices.Contains(c.StatusIn, n.Status)
-		unseen := !statusOK && n.Status == 0 && n.Error == ""
-		if !statusOK && !unseen || c.Method != "" && !strings.EqualFold(c.Method, n.Method) {
-			near, nearWhy = append(near, n), append(nearWhy, "")
-			continue
-		}
-		why := body.mismatch(n)
-		switch {
-		case why == "" && !unseen:
-			hits = append(hits, n)
-			continue
-		case why != "" && n.BodyTruncated:
-			cut++ // the part cut off could match
-		case why == "":
-			pending++ // the status never seen could be a wanted one
-			why = "no response seen"
-		}
-		near, nearWhy = append(near, n), append(nearWhy, why)
 	}
+	return t
+}
 
-	// A body the judge cut, or a status it never saw, could be a match or
-	// not: the number of matches is somewhere from len(hits) to
-	// len(hits)+cut+pending, and the clause is decided only when the count
-	// holds, or fails, over all of it.
-	holds, decided := count.decide(len(hits), len(hits)+cut+pending)
-	var seen string
+// add sorts a request in the window that matches the URL pattern: a hit,
+// one that could be a hit but for what the judge did not see, or a near
+// miss with what it lacked.
+func (t *networkTally) add(n NetworkEntry, c *Network, body bodyCheck) {
+	statusOK := slices.Contains(c.StatusIn, n.Status)
+	unseen := !statusOK && n.Status == 0 && n.Error == ""
+	if !statusOK && !unseen || c.Method != "" && !strings.EqualFold(c.Method, n.Method) {
+		t.near, t.nearWhy = append(t.near, n), append(t.nearWhy, "")
+		return
+	}
+	why := body.mismatch(n)
 	switch {
-	case len(hits) > 0 && c.Count == nil:
-		seen = describeRequest(hits[0])
-		if len(hits) > 1 {
-			seen += fmt.Sprintf(" (+%d more matching)", len(hits)-1)
-		}
-	case len(hits) > 0:
-		seen = fmt.Sprintf("%s %s: %s", matching(len(hits)), window, listRequests(hits, nil))
-	case urlMatch == 0:
-		seen = fmt.Sprintf("none of %s %s matches the URL pattern", requests(inWindow), window)
-		if earlier > 0 {
-			seen += fmt.Sprintf("; %s before the last tool call did", requests(earlier))
-		}
-		if beforeAgent > 0 {
-			seen += fmt.Sprintf("; %s made before the agent's first tool call or fetched ahead by the browser did, which never count", requests(beforeAgent))
-		}
-	default:
-		wanted := "a wanted status and method"
-		if body.active() {
-			wanted = "a wanted status, method and body"
-		}
-		seen = fmt.Sprintf("URL pattern matched by %s %s, none with %s: %s", requests(urlMatch), window, wanted, listRequests(near, nearWhy))
+	case why == "" && !unseen:
+		t.hits = append(t.hits, n)
+		return
+	case why != "" && n.BodyTruncated:
+		t.cut++ // the part cut off could match
+	case why == "":
+		t.pending++ // the status never seen could be a wanted one
+		why = "no response seen"
 	}
-	if !decided {
-		var could []string
-		if cut > 0 {
-			could = append(could, fmt.Sprintf("%s with a body longer than the %d bytes the judge keeps", requests(cut), MaxBodyBytes))
+	t.near, t.nearWhy = append(t.near, n), append(t.nearWhy, why)
+}
+
+// seen describes the matching requests or, with none, the nearest the
+// observation holds.
+func (t networkTally) seen(c *Network, body bodyCheck, window string) string {
+	switch {
+	case len(t.hits) > 0 && c.Count == nil:
+		seen := describeRequest(t.hits[0])
+		if len(t.hits) > 1 {
+			seen += fmt.Sprintf(" (+%d more matching)", len(t.hits)-1)
 		}
-		if pending > 0 {
-			could = append(could, fmt.Sprintf("%s whose response the judge never saw", requests(pending)))
+		return seen
+	case len(t.hits) > 0:
+		return fmt.Sprintf("%s %s: %s", matching(len(t.hits)), window, listRequests(t.hits, nil))
+	case t.urlMatch == 0:
+		seen := fmt.Sprintf("none of %s %s matches the URL pattern", requests(t.inWindow), window)
+		if t.earlier > 0 {
+			seen += fmt.Sprintf("; %s before the last tool call did", requests(t.earlier))
 		}
-		seen = fmt.Sprintf("undecided: %s could match; %s", strings.Join(could, " and "), seen)
-		return check{undecided: true, expected: expected, seen: seen}
+		if t.beforeAgent > 0 {
+			seen += fmt.Sprintf("; %s made before the agent's first tool call or fetched ahead by the browser did, which never count", requests(t.beforeAgent))
+		}
+		return seen
 	}
-	return check{ok: holds, expected: expected, seen: seen}
+	wanted := "a wanted status and method"
+	if body.active() {
+		wanted = "a wanted status, method and body"
+	}
+	return fmt.Sprintf("URL pattern matched by %s %s, none with %s: %s", requests(t.urlMatch), window, wanted, listRequests(t.near, t.nearWhy))
+}
+
+// undecided puts before seen the requests that could match but for what
+// the judge cut or never saw.
+func (t networkTally) undecided(seen string) string {
+	var could []string
+	if t.cut > 0 {
+		could = append(could, fmt.Sprintf("%s with a body longer than the %d bytes the judge keeps", requests(t.cut), MaxBodyBytes))
+	}
+	if t.pending > 0 {
+		could = append(could, fmt.Sprintf("%s whose response the judge never saw", requests(t.pending)))
+	}
+	return fmt.Sprintf("undecided: %s could match; %s", strings.Join(could, " and "), seen)
 }
 
 // listRequests describes up to maxListed requests, each followed by its

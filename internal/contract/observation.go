@@ -42,10 +42,11 @@ type Observation struct {
 // After the agent stops, the judge waits (within a bound) until the active
 // page is quiet: no navigation or request in flight, no DOM mutation for a
 // moment. It reads the page (First), then lets the page's own clock run
-// ahead (its timers fire at once, its requests complete in real time) and
-// waits until it is quiet again, and reads the final state. Evaluate
-// grades both: a contract that holds on one and not on the other is not
-// met, because its outcome was a transient state.
+// ahead (its timers fire at once, its requests complete in real time)
+// until nothing has changed in the page for a horizon of its time (within
+// bounds), waits until it is quiet again, and reads the final state.
+// Evaluate grades both: a contract that holds on one and not on the other
+// is not met, because its outcome was a transient state.
 type Settling struct {
 	// WaitedMS is the wall time spent waiting for quiet, both times.
 	WaitedMS int64 `json:"waited_ms"`
@@ -56,6 +57,11 @@ type Settling struct {
 	// AdvancedMS is how far the page's clock was run ahead between First
 	// and the final state.
 	AdvancedMS int64 `json:"advanced_ms"`
+	// Stopped says why the clock stopped there: nothing changed in the
+	// page for the horizon, the page still changed at the limit of the
+	// page's time, or the bound of real time ran out first. Empty when the
+	// clock was not run (and in reports written before it existed).
+	Stopped string `json:"stopped,omitempty"`
 	// First is the active page when the agent stopped, once quiet.
 	First *PageState `json:"first,omitempty"`
 }

@@ -32,6 +32,20 @@ func midSizePage() string {
 // active page, five selectors (one of them body), the screenshot and the
 // logs.
 func BenchmarkObserve(b *testing.B) {
+	benchmarkObserve(b, wantOf("body", "h1", "a", "table tr", "p.note"))
+}
+
+// BenchmarkObserveFound is BenchmarkObserve with three strings to find, as
+// dom_text clauses ask: one in view, one far down the page and one in the
+// table, each confirmed by its pixels.
+func BenchmarkObserveFound(b *testing.B) {
+	want := wantOf("body", "h1", "a", "table tr", "p.note")
+	want.Queries[0].Contains = []string{"Paragraph 3 of the article", "Paragraph 280 of the article"}
+	want.Queries[3].Contains = []string{"row 42 1764"}
+	benchmarkObserve(b, want)
+}
+
+func benchmarkObserve(b *testing.B, want Want) {
 	srv := site(b, map[string]any{"/": midSizePage()})
 	tab, cancel := newTab()
 	defer cancel()
@@ -43,7 +57,6 @@ func BenchmarkObserve(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer j.Close()
-	want := wantOf("body", "h1", "a", "table tr", "p.note")
 	for b.Loop() {
 		obs, err := j.Observe(context.Background(), want)
 		if err != nil {
@@ -51,6 +64,13 @@ func BenchmarkObserve(b *testing.B) {
 		}
 		if obs.Elements["p.note"].Count != 300 {
 			b.Fatalf("observed %d paragraphs, want 300", obs.Elements["p.note"].Count)
+		}
+		for _, q := range want.Queries {
+			for s, h := range obs.Elements[q.Selector].Contains {
+				if h.Match == 0 {
+					b.Fatalf("%s: %q not found", q.Selector, s)
+				}
+			}
 		}
 	}
 }

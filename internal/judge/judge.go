@@ -38,10 +38,27 @@ const (
 	// page takes longer to load on a busy machine, and a verdict must not
 	// depend on how busy the machine was.
 	DefaultLoadMax = 10 * time.Second
-	// DefaultAdvance is how far the judge runs a page's clock ahead before
-	// its final reading: a state the page replaces within this much of its
-	// own time is transient.
-	DefaultAdvance = 5 * time.Second
+	// DefaultAdvance is the horizon: after the agent stops, the judge runs
+	// the page's clock ahead until nothing has changed in the page for
+	// this much of its own time, so a state the page replaces within it is
+	// transient. Pages replace states many seconds later (a payment
+	// "processing" step, a redirect after a countdown). A longer horizon
+	// would also see more of what pages do on their own long after any
+	// task (a chat invitation, a newsletter box over the text), which is
+	// no outcome of the agent's.
+	DefaultAdvance = 30 * time.Second
+	// DefaultAdvanceLimit bounds, in the page's time, how far the clock
+	// runs for a page that never stops changing (a clock, a carousel, an
+	// animation run by a timer): two horizons.
+	DefaultAdvanceLimit = time.Minute
+	// DefaultAdvanceMax bounds, in real time, how long the clock runs.
+	// Virtual time runs ordinary timers fast (a still page's horizon takes
+	// milliseconds, a minute of a 16 ms animation timer well under a
+	// second), so only a page that waits on requests for seconds, or is
+	// very slow to run its timers, meets it; then where the clock stopped
+	// depends on the machine, and the observation says so
+	// (contract.Settling.Stopped).
+	DefaultAdvanceMax = 5 * time.Second
 )
 
 // Options tunes a Judge. The zero value gives the defaults.
@@ -55,10 +72,15 @@ type Options struct {
 	// Clock gives the time for the task start, tool-call marks and
 	// network timings. Nil means time.Now.
 	Clock func() time.Time
-	// Quiet, SettleMax, LoadMax and Advance tune settling (see Observe);
-	// zero means the default. A negative Advance never runs the page's
-	// clock ahead.
-	Quiet, SettleMax, LoadMax, Advance time.Duration
+	// Quiet, SettleMax and LoadMax tune settling (see Observe); zero
+	// means the default.
+	Quiet, SettleMax, LoadMax time.Duration
+	// Advance is the horizon: the judge runs the page's clock ahead until
+	// nothing has changed in the page for Advance of its own time, and at
+	// most AdvanceLimit of its time (at least Advance) or AdvanceMax of
+	// real time (see Observe). Zero means the default; a negative Advance
+	// never runs the page's clock ahead.
+	Advance, AdvanceLimit, AdvanceMax time.Duration
 	// BrowserContext, when set, confines the judge to the pages of that
 	// browser context (the task's): pages of any other context (another
 	// task's leftovers, another user's tabs in a shared browser) are
@@ -94,6 +116,13 @@ func (o Options) withDefaults() Options {
 	if o.Advance == 0 {
 		o.Advance = DefaultAdvance
 	}
+	if o.AdvanceLimit <= 0 {
+		o.AdvanceLimit = DefaultAdvanceLimit
+	}
+	o.AdvanceLimit = max(o.AdvanceLimit, o.Advance)
+	if o.AdvanceMax <= 0 {
+		o.AdvanceMax = DefaultAdvanceMax
+	}
 	return o
 }
 
@@ -118,7 +147,10 @@ type Judge struct {
 	rec      *recorder
 	pages    map[target.ID]*pageState
 	sessions map[target.SessionID]*pageState // every session, to the page it belongs to
-	nextSeq  int
+	// workers maps the session of each service worker the judge follows
+	// to the worker: a worker serves pages, and belongs to none.
+	workers map[target.SessionID]target.ID
+	nextSeq int
 	// gone holds the targets the browser reported destroyed, so Attach
 	// does not wait for a page that closed before the judge reached it.
 	gone map[target.ID]bool
@@ -155,6 +187,11 @@ type pageState struct {
 	// tool server asked for. Both are on the wall clock, like the times
 	// the page itself records (js/watch.js), for the active page rule.
 	openedAt, navigatedAt time.Time
+	// byPage says another page opened this one (window.open, a link to a
+	// new tab): then neither its opening nor the load of what its opener
+	// asked for, firstLoad, is the agent's choice of it.
+	byPage    bool
+	firstLoad network.RequestID
 	// advanced, when set, is closed when the page's clock has run as far
 	// ahead as the judge asked.
 	advanced chan struct{}
@@ -164,6 +201,13 @@ type pageState struct {
 // not start itself. Called with j.mu held.
 func (p *pageState) navigated(session target.SessionID, ev *network.EventRequestWillBeSent) {
 	if session != p.session || ev.Type != network.ResourceTypeDocument || string(ev.FrameID) != string(p.id) {
+		return
+	}
+	// A page another page opened loads first what its opener asked for,
+	// with the gesture of the agent's click there if there was one; its
+	// redirects are the same request.
+	if p.byPage && (p.firstLoad == "" || p.firstLoad == ev.RequestID) {
+		p.firstLoad = ev.RequestID
 		return
 	}
 	if ev.HasUserGesture || ev.Initiator == nil || ev.Initiator.Type == network.InitiatorTypeOther {
@@ -192,6 +236,7 @@ func Attach(ctx context.Context, browserURL string, opts Options) (*Judge, error
 		rec:          newRecorder(start),
 		pages:        make(map[target.ID]*pageState),
 		sessions:     make(map[target.SessionID]*pageState),
+		workers:      make(map[target.SessionID]target.ID),
 		gone:         make(map[target.ID]bool),
 		pagesChanged: make(chan struct{}),
 	}
@@ -214,11 +259,16 @@ func (j *Judge) follow(ctx context.Context) error {
 	if _, err := cdpconn.Send(ctx, j.conn, "", target.SetDiscoverTargets, target.SetDiscoverTargetsParams{Discover: true}); err != nil {
 		return err
 	}
+	// Service workers too: what a page's worker answers is not the
+	// server's answer, and the requests the worker makes to the server
+	// reach only the worker's own sessions. A worker may start before any
+	// page it serves is followed (for the navigation that loads it), and
+	// is held at its start like a page.
 	if _, err := cdpconn.Send(ctx, j.conn, "", target.SetAutoAttach, target.SetAutoAttachParams{
 		AutoAttach:             true,
 		WaitForDebuggerOnStart: true,
 		Flatten:                new(true),
-		Filter:                 target.Filter{{Type: "page"}},
+		Filter:                 target.Filter{{Type: "page"}, {Type: "service_worker"}},
 	}); err != nil {
 		return err
 	}
@@ -327,97 +377,159 @@ func (j *Judge) handle(session target.SessionID, msg *cdproto.Message) {
 	now := j.opts.Clock()
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	switch msg.Method {
-	case cdproto.EventNetworkRequestWillBeSent:
-		if ev, ok := cdpconn.Decode[network.EventRequestWillBeSent](msg); ok {
-			var id target.ID
-			if p := j.sessions[session]; p != nil {
-				id = p.id
-				p.navigated(session, ev)
-			}
-			j.rec.requestWillBeSent(now, id, ev)
-		}
-	case cdproto.EventPageFrameStoppedLoading:
-		if ev, ok := cdpconn.Decode[page.EventFrameStoppedLoading](msg); ok {
-			if p := j.sessions[session]; p != nil && p.session == session && string(ev.FrameID) == string(p.id) {
-				j.rec.documentLoaded(now, p.id)
-			}
-		}
-	case cdproto.EventPageFrameNavigated:
-		if ev, ok := cdpconn.Decode[page.EventFrameNavigated](msg); ok && ev.Frame != nil && ev.Frame.ParentID == "" {
-			if p := j.sessions[session]; p != nil && p.session == session {
-				j.rec.documentReplaced(now, p.id, ev.Frame.LoaderID)
-			}
-		}
-	case cdproto.EventNetworkLoadingFinished:
-		if ev, ok := cdpconn.Decode[network.EventLoadingFinished](msg); ok {
-			j.rec.finished(now, ev.RequestID)
-		}
-	case cdproto.EventNetworkResponseReceived:
-		if ev, ok := cdpconn.Decode[network.EventResponseReceived](msg); ok {
-			j.rec.responseReceived(ev)
-		}
-	case cdproto.EventNetworkLoadingFailed:
-		if ev, ok := cdpconn.Decode[network.EventLoadingFailed](msg); ok {
-			j.rec.loadingFailed(now, ev)
-		}
-	case cdproto.EventPageJavascriptDialogOpening:
-		if ev, ok := cdpconn.Decode[page.EventJavascriptDialogOpening](msg); ok {
-			j.rec.dialogOpening(session, ev)
-		}
-	case cdproto.EventPageJavascriptDialogClosed:
+	if h, ok := eventHandlers[msg.Method]; ok {
+		h(j, now, session, msg)
+	}
+}
+
+// eventHandler records one event that arrived at now on session. It runs
+// with j.mu held.
+type eventHandler func(j *Judge, now time.Time, session target.SessionID, msg *cdproto.Message)
+
+// eventHandlers are the events the judge records; it ignores every other.
+var eventHandlers = map[cdproto.MethodType]eventHandler{
+	cdproto.EventNetworkRequestWillBeSent: decoded((*Judge).onRequest),
+	cdproto.EventNetworkLoadingFinished: decoded(func(j *Judge, now time.Time, _ target.SessionID, ev *network.EventLoadingFinished) {
+		j.rec.finished(now, ev.RequestID)
+	}),
+	cdproto.EventNetworkResponseReceived: decoded(func(j *Judge, _ time.Time, _ target.SessionID, ev *network.EventResponseReceived) {
+		j.rec.responseReceived(ev)
+	}),
+	cdproto.EventNetworkResponseReceivedExtraInfo: decoded(func(j *Judge, now time.Time, _ target.SessionID, ev *network.EventResponseReceivedExtraInfo) {
+		j.rec.responseExtraInfo(now, ev)
+	}),
+	cdproto.EventNetworkLoadingFailed: decoded(func(j *Judge, now time.Time, _ target.SessionID, ev *network.EventLoadingFailed) {
+		j.rec.loadingFailed(now, ev)
+	}),
+	cdproto.EventPageFrameStoppedLoading: decoded((*Judge).onFrameStoppedLoading),
+	cdproto.EventPageFrameNavigated:      decoded((*Judge).onFrameNavigated),
+	cdproto.EventPageJavascriptDialogOpening: decoded(func(j *Judge, _ time.Time, session target.SessionID, ev *page.EventJavascriptDialogOpening) {
+		j.rec.dialogOpening(session, ev)
+	}),
+	cdproto.EventPageJavascriptDialogClosed: func(j *Judge, _ time.Time, session target.SessionID, _ *cdproto.Message) {
 		j.rec.dialogClosed(session)
-	case cdproto.EventEmulationVirtualTimeBudgetExpired:
-		if p := j.sessions[session]; p != nil && p.session == session && p.advanced != nil {
-			close(p.advanced)
-			p.advanced = nil
-		}
-	case cdproto.EventTargetAttachedToTarget:
-		if ev, ok := cdpconn.Decode[target.EventAttachedToTarget](msg); ok {
-			j.attached(session, ev)
-		}
-	case cdproto.EventTargetDetachedFromTarget:
-		if ev, ok := cdpconn.Decode[target.EventDetachedFromTarget](msg); ok {
-			if p := j.sessions[ev.SessionID]; p != nil && p.session == ev.SessionID {
-				p.closed = true
-			}
-			delete(j.sessions, ev.SessionID)
-			j.rec.sessionGone(ev.SessionID)
-		}
-	case cdproto.EventTargetTargetInfoChanged:
-		// A prerendered page that the agent navigates to becomes a
-		// plain page.
-		if ev, ok := cdpconn.Decode[target.EventTargetInfoChanged](msg); ok && ev.TargetInfo != nil {
-			if p := j.pages[ev.TargetInfo.TargetID]; p != nil {
-				if p.subtype == "prerender" && ev.TargetInfo.Subtype == "" {
-					j.rec.activated[p.id] = true
-				}
-				p.subtype = ev.TargetInfo.Subtype
-			}
-		}
-	case cdproto.EventTargetTargetDestroyed:
-		if ev, ok := cdpconn.Decode[target.EventTargetDestroyed](msg); ok {
-			if p := j.pages[ev.TargetID]; p != nil {
-				p.closed = true
-			}
-			j.gone[ev.TargetID] = true
-			close(j.pagesChanged)
-			j.pagesChanged = make(chan struct{})
-		}
-	case cdproto.EventTargetTargetCrashed:
-		if ev, ok := cdpconn.Decode[target.EventTargetCrashed](msg); ok {
-			if p := j.pages[ev.TargetID]; p != nil {
-				p.crashed = true
-			}
+	},
+	cdproto.EventEmulationVirtualTimeBudgetExpired: (*Judge).onVirtualTimeExpired,
+	cdproto.EventTargetAttachedToTarget: decoded(func(j *Judge, _ time.Time, session target.SessionID, ev *target.EventAttachedToTarget) {
+		j.attached(session, ev)
+	}),
+	cdproto.EventTargetDetachedFromTarget: decoded((*Judge).onDetached),
+	cdproto.EventTargetTargetInfoChanged:  decoded((*Judge).onTargetInfoChanged),
+	cdproto.EventTargetTargetDestroyed:    decoded((*Judge).onTargetDestroyed),
+	cdproto.EventTargetTargetCrashed:      decoded((*Judge).onTargetCrashed),
+}
+
+// decoded makes a handler of an event's params an eventHandler. An event
+// whose params do not decode says nothing the judge can use: it is dropped.
+func decoded[E any](h func(j *Judge, now time.Time, session target.SessionID, ev *E)) eventHandler {
+	return func(j *Judge, now time.Time, session target.SessionID, msg *cdproto.Message) {
+		if ev, ok := cdpconn.Decode[E](msg); ok {
+			h(j, now, session, ev)
 		}
 	}
 }
 
+// ownPage returns the page whose own session session is; nil for a session
+// of one of a page's frames or workers, or of none. Called with j.mu held.
+func (j *Judge) ownPage(session target.SessionID) *pageState {
+	if p := j.sessions[session]; p != nil && p.session == session {
+		return p
+	}
+	return nil
+}
+
+// onRequest records a request: a service worker's as the worker's, any
+// other as its page's, where it may be a navigation the agent chose.
+func (j *Judge) onRequest(now time.Time, session target.SessionID, ev *network.EventRequestWillBeSent) {
+	if w, ok := j.workers[session]; ok {
+		j.rec.requestByWorker(now, w, ev)
+		return
+	}
+	var id target.ID
+	if p := j.sessions[session]; p != nil {
+		id = p.id
+		p.navigated(session, ev)
+	}
+	j.rec.requestWillBeSent(now, id, ev)
+}
+
+// onFrameStoppedLoading records that a page's main frame finished loading.
+func (j *Judge) onFrameStoppedLoading(now time.Time, session target.SessionID, ev *page.EventFrameStoppedLoading) {
+	if p := j.ownPage(session); p != nil && string(ev.FrameID) == string(p.id) {
+		j.rec.documentLoaded(now, p.id)
+	}
+}
+
+// onFrameNavigated records that a page's main frame committed a document.
+func (j *Judge) onFrameNavigated(now time.Time, session target.SessionID, ev *page.EventFrameNavigated) {
+	if ev.Frame == nil || ev.Frame.ParentID != "" {
+		return
+	}
+	if p := j.ownPage(session); p != nil {
+		j.rec.documentReplaced(now, p.id, ev.Frame.LoaderID)
+	}
+}
+
+// onVirtualTimeExpired wakes whoever waits for the page's clock to have
+// run as far ahead as asked.
+func (j *Judge) onVirtualTimeExpired(_ time.Time, session target.SessionID, _ *cdproto.Message) {
+	if p := j.ownPage(session); p != nil && p.advanced != nil {
+		close(p.advanced)
+		p.advanced = nil
+	}
+}
+
+// onDetached forgets a session; a page whose own session it was is closed.
+func (j *Judge) onDetached(_ time.Time, _ target.SessionID, ev *target.EventDetachedFromTarget) {
+	if p := j.ownPage(ev.SessionID); p != nil {
+		p.closed = true
+	}
+	delete(j.sessions, ev.SessionID)
+	delete(j.workers, ev.SessionID)
+	j.rec.sessionGone(ev.SessionID)
+}
+
+// onTargetInfoChanged follows a page's subtype: a prerendered page that
+// the agent navigates to becomes a plain page.
+func (j *Judge) onTargetInfoChanged(_ time.Time, _ target.SessionID, ev *target.EventTargetInfoChanged) {
+	if ev.TargetInfo == nil {
+		return
+	}
+	if p := j.pages[ev.TargetInfo.TargetID]; p != nil {
+		if p.subtype == "prerender" && ev.TargetInfo.Subtype == "" {
+			j.rec.activated[p.id] = true
+		}
+		p.subtype = ev.TargetInfo.Subtype
+	}
+}
+
+// onTargetDestroyed closes a page, and tells Attach it is gone.
+func (j *Judge) onTargetDestroyed(now time.Time, _ target.SessionID, ev *target.EventTargetDestroyed) {
+	if p := j.pages[ev.TargetID]; p != nil {
+		p.closed = true
+	}
+	j.rec.targetGone(now, ev.TargetID)
+	j.gone[ev.TargetID] = true
+	close(j.pagesChanged)
+	j.pagesChanged = make(chan struct{})
+}
+
+// onTargetCrashed marks a page whose renderer crashed.
+func (j *Judge) onTargetCrashed(_ time.Time, _ target.SessionID, ev *target.EventTargetCrashed) {
+	if p := j.pages[ev.TargetID]; p != nil {
+		p.crashed = true
+	}
+}
+
 // attached starts following a session the browser attached the judge to:
-// a page (from the browser session) or a frame or worker of a page (from
-// that page's session). Called with j.mu held.
+// a page or a service worker (from the browser session) or a frame or
+// worker of a page (from that page's session). Called with j.mu held.
 func (j *Judge) attached(parent target.SessionID, ev *target.EventAttachedToTarget) {
 	if j.bg.Err() != nil {
+		return
+	}
+	if ev.TargetInfo.Type == "service_worker" {
+		j.attachedWorker(parent, ev)
 		return
 	}
 	var p *pageState
@@ -436,6 +548,7 @@ func (j *Judge) attached(parent target.SessionID, ev *target.EventAttachedToTarg
 			subtype:  ev.TargetInfo.Subtype,
 			ready:    make(chan struct{}),
 			openedAt: time.Now(),
+			byPage:   ev.TargetInfo.OpenerID != "",
 		}
 		j.nextSeq++
 		j.pages[p.id] = p
@@ -455,6 +568,26 @@ func (j *Judge) attached(parent target.SessionID, ev *target.EventAttachedToTarg
 			j.mu.Unlock()
 			close(p.ready)
 		}
+	}()
+}
+
+// attachedWorker follows a service worker. The browser attaches the judge
+// to a worker both for itself and for each followed page it serves; the
+// sessions report the same requests, which the recorder counts once.
+// Called with j.mu held.
+func (j *Judge) attachedWorker(parent target.SessionID, ev *target.EventAttachedToTarget) {
+	switch {
+	case parent == "" && !j.opts.mine(ev.TargetInfo.BrowserContextID):
+		j.release(ev.SessionID, ev.WaitingForDebugger)
+		return
+	case parent != "" && j.sessions[parent] == nil:
+		return
+	}
+	j.workers[ev.SessionID] = ev.TargetInfo.TargetID
+	j.preparing.Add(1)
+	go func() {
+		defer j.preparing.Done()
+		_ = j.prepare(ev.SessionID, ev.TargetInfo.Type, ev.WaitingForDebugger)
 	}()
 }
 
@@ -494,7 +627,8 @@ func (j *Judge) prepare(session target.SessionID, kind string, held bool) error 
 	}
 	if kind == "page" {
 		// Every document of the page records, in the judge's world, when
-		// its DOM last changed and when it last had trusted input.
+		// its DOM last changed, when it last had trusted input and when it
+		// last came to the front.
 		steps = append(steps, step{"watching new documents", j.conn.Start(ctx, session, page.AddScriptToEvaluateOnNewDocument.Method, page.AddScriptToEvaluateOnNewDocumentParams{
 			Source:    watchJS,
 			WorldName: worldName,

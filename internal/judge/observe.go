@@ -52,9 +52,12 @@ func WantFor(pc contract.Postconditions) Want {
 //
 // It first waits (within Options.SettleMax) until the active page is
 // quiet, reads it (Observation.Settling.First), runs the page's clock
-// Options.Advance ahead so that what it has scheduled happens now, waits
-// until it is quiet again, and reads the final state. contract.Evaluate
-// grades both readings.
+// ahead until nothing has changed in it for Options.Advance of its own
+// time, so that what it has scheduled happens now (within
+// Options.AdvanceLimit of its time and Options.AdvanceMax of real time;
+// Settling.AdvancedMS and Settling.Stopped say how far it ran and why it
+// stopped), waits until it is quiet again, and reads the final state.
+// contract.Evaluate grades both readings.
 //
 // A dialog still showing is recorded as open, and then dismissed, because a
 // page with a dialog runs no script and so cannot be inspected. Dismissing
@@ -97,11 +100,11 @@ func (j *Judge) Observe(ctx context.Context, want Want) (contract.Observation, e
 			settling.First.PHash = h.String()
 		}
 	}
-	advanced, err := j.advance(ctx)
+	advanced, stopped, err := j.advance(ctx)
 	if err != nil {
 		return contract.Observation{}, j.explain(err)
 	}
-	settling.AdvancedMS = advanced.Milliseconds()
+	settling.AdvancedMS, settling.Stopped = advanced.Milliseconds(), stopped
 	if advanced == 0 {
 		settling.First = nil // the same state as the final one
 	}
@@ -181,16 +184,28 @@ func (j *Judge) capture(ctx context.Context, want Want, shot bool) (contract.Obs
 	// and encodes it in other threads than the page's script.
 	// A page behind others renders nothing, and capturing it would wait
 	// for a frame that never comes; such an observation has no screenshot.
+	// A page may also say it is visible and paint nothing: a server that
+	// emulates focus makes every page it selects report visible, also
+	// one behind another tab. Its screenshot never comes; after
+	// screenshotMax the observation has none, and the rules alone decide
+	// what it shows.
+	paints := active.state.Visibility == "visible"
 	var screenshot <-chan error
-	if shot && active.state.Visibility == "visible" {
+	if shot && paints {
 		done := make(chan error, 1)
 		screenshot = done
 		go func() {
-			shot, err := cdpconn.Send(ctx, j.conn, active.page.session, page.CaptureScreenshot, page.CaptureScreenshotParams{
+			sctx, cancel := context.WithTimeout(ctx, screenshotMax)
+			defer cancel()
+			shot, err := cdpconn.Send(sctx, j.conn, active.page.session, page.CaptureScreenshot, page.CaptureScreenshotParams{
 				Format: page.CaptureScreenshotFormatPng,
 				// Faster compression, the same pixels.
 				OptimizeForSpeed: new(true),
 			})
+			if err != nil && ctx.Err() == nil && sctx.Err() != nil {
+				done <- errNoFrame
+				return
+			}
 			if err != nil {
 				done <- fmt.Errorf("screenshot of %s: %w", obs.URL, err)
 				return
@@ -199,13 +214,26 @@ func (j *Judge) capture(ctx context.Context, want Want, shot bool) (contract.Obs
 			done <- nil
 		}()
 	}
-	elements, err := j.query(ctx, active, want.Queries)
+	results, err := j.read(ctx, active, want.Queries, nil)
 	if screenshot != nil {
-		err = errors.Join(err, <-screenshot)
+		serr := <-screenshot
+		if errors.Is(serr, errNoFrame) {
+			paints, serr = false, nil
+		}
+		err = errors.Join(err, serr)
 	}
 	if err != nil {
 		return contract.Observation{}, err
 	}
+	// The pixels confirm what the rules found once the screenshot is
+	// taken: looking at the words may scroll the page. A page that paints
+	// nothing leaves the rules to decide alone.
+	if paints {
+		if results, err = j.confirm(ctx, active, want.Queries, results); err != nil {
+			return contract.Observation{}, fmt.Errorf("looking at %s: %w", active.state.URL, err)
+		}
+	}
+	elements := j.elements(want.Queries, results)
 	obs.Elements = elements
 	j.mu.Lock()
 	obs.Network = j.rec.network(func(id target.ID) bool {
@@ -284,41 +312,255 @@ func (j *Judge) busy(v *pageView) (string, time.Duration) {
 	return "", 0
 }
 
-// advance runs the active page's clock Options.Advance ahead: timers the
-// page set fire now, in order, and the clock waits while requests are in
-// flight (Emulation.setVirtualTimePolicy). It returns how far the clock
-// went. Afterwards the page's clock stands still; the judge reads the
-// page, and nothing else runs in it.
-func (j *Judge) advance(ctx context.Context) (time.Duration, error) {
+// advance runs the active page's clock ahead with
+// Emulation.setVirtualTimePolicy: the timers the page set fire at once, in
+// order, and its clock waits while the page fetches. The clock runs in
+// steps until nothing has changed in the page (no change to its DOM, no
+// new document, none of its requests in flight) for Options.Advance of
+// its own time, the horizon, counted from the first reading: the first step is
+// the whole horizon, and each next one runs to a horizon after the latest
+// change. A page that never stops changing (a clock, a carousel) runs to
+// Options.AdvanceLimit of its time, and then on in steps of at most
+// Options.Quiet until it has been still for Options.Quiet (at most
+// quietSteps of them), so that the final reading is not taken in the
+// middle of a change. Options.AdvanceMax bounds the whole in real time. A
+// dialog that opens meanwhile is dismissed, as Observe dismisses one still
+// showing, and the clock goes on.
+//
+// It returns how far the clock ran and why it stopped. Afterwards the
+// page's clock stands still; the judge reads the page, and nothing else
+// runs in it.
+func (j *Judge) advance(ctx context.Context) (time.Duration, string, error) {
 	if j.opts.Advance <= 0 {
-		return 0, nil
+		return 0, "", nil
 	}
+	horizon, limit := j.opts.Advance, j.opts.AdvanceLimit
+	deadline := time.Now().Add(j.opts.AdvanceMax)
 	v, err := j.activePage(ctx)
 	if err != nil {
-		return 0, err
+		return 0, "", err
 	}
+	// still is how long the page has been still, in its own time, since
+	// the first reading.
+	var ran, still time.Duration
+	for extra := 0; ; {
+		var step time.Duration
+		switch {
+		case still >= horizon:
+			return ran, fmt.Sprintf("nothing changed for the horizon, %d ms of the page's time", horizon.Milliseconds()), nil
+		case ran >= limit && (still >= j.opts.Quiet || extra == quietSteps):
+			return ran, fmt.Sprintf("the page kept changing to the limit, %d ms of its time", limit.Milliseconds()), nil
+		case ran >= limit:
+			step = j.opts.Quiet - still
+			extra++
+		default:
+			step = min(horizon-still, limit-ran)
+		}
+		if !time.Now().Before(deadline) {
+			return ran, j.outOfTime(ran, ""), nil
+		}
+		r, err := j.runClock(ctx, v, step, deadline)
+		if err != nil {
+			return ran + r.ran, "", err
+		}
+		if !r.whole {
+			return ran + r.ran, j.outOfTime(ran+r.ran, r.waiting), nil
+		}
+		if err := j.dismissDialogs(ctx); err != nil {
+			return ran + r.ran, "", err
+		}
+		next, err := j.activePage(ctx)
+		if err != nil {
+			return ran + r.ran, "", err
+		}
+		if next.page != v.page {
+			ran, still = ran+r.ran, 0
+			v = next
+			continue
+		}
+		// The page's own clock says how far it ran: after its script
+		// navigated, Chromium spends part of a budget without moving it.
+		took := min(r.ran, millis(next.state.Now-v.state.Now))
+		ran += took
+		if r.pending {
+			still = 0
+		} else {
+			still = min(still+took, millis(next.state.Now-next.state.MutatedAt))
+		}
+		v = next
+	}
+}
+
+// millis is a span of a page's clock, in milliseconds, to the nearest
+// millisecond and never negative.
+func millis(ms float64) time.Duration {
+	return time.Duration(max(ms, 0) * float64(time.Millisecond)).Round(time.Millisecond)
+}
+
+// quietSteps bounds the steps that advance takes past
+// Options.AdvanceLimit to reach a moment when the page is still.
+const quietSteps = 4
+
+// outOfTime says that the clock stopped at Options.AdvanceMax, and what
+// the page was waiting on then, if anything.
+func (j *Judge) outOfTime(ran time.Duration, waiting string) string {
+	s := fmt.Sprintf("the bound of %s of real time, after %d ms of the page's time", j.opts.AdvanceMax, ran.Milliseconds())
+	if waiting != "" {
+		s += ", with " + waiting
+	}
+	return s
+}
+
+// clockRun is what one step of the page's clock did.
+type clockRun struct {
+	// ran is how far the clock ran: the step, when it was run whole.
+	ran   time.Duration
+	whole bool
+	// pending reports that the page had requests in flight when the step
+	// ended.
+	pending bool
+	// waiting lists the page's requests in flight when the step was cut
+	// short.
+	waiting string
+}
+
+// runClock runs the clock of v's page step ahead, and waits until it has
+// or until deadline, when it stops the clock wherever it is.
+//
+// The page's clock waits while the page fetches. A clock that stands still
+// with none of the page's requests in flight that the judge waits for
+// (the page keeps an event stream open, or Chromium left the clock paused
+// after a navigation) runs on without waiting for requests.
+func (j *Judge) runClock(ctx context.Context, v *pageView, step time.Duration, deadline time.Time) (clockRun, error) {
+	p := v.page
+	var r clockRun
+	from, last := v.state.Now, v.state.Now
+	ranSince := func(now float64) time.Duration {
+		return min(millis(now-from), step)
+	}
+	policy := emulation.VirtualTimePolicyPauseIfNetworkFetchesPending
+	done, err := j.runFor(ctx, p, policy, step)
+	for frozen := 0; ; {
+		if err != nil {
+			if j.isClosed(p) {
+				r.whole = true // the step ends with the page
+				return r, nil
+			}
+			return r, fmt.Errorf("running the clock of %s ahead: %w", v.state.URL, err)
+		}
+		select {
+		case <-done:
+			r.ran, r.whole = step, true
+			j.mu.Lock()
+			pending, _ := j.rec.busy(p.id)
+			j.mu.Unlock()
+			r.pending = len(pending) > 0
+			return r, nil
+		case <-time.After(min(settlePoll, time.Until(deadline))):
+		case <-ctx.Done():
+			return r, ctx.Err()
+		}
+		if err := j.dismissDialogs(ctx); err != nil {
+			return r, err
+		}
+		if j.isClosed(p) {
+			r.ran, r.whole = ranSince(last), true
+			return r, nil
+		}
+		now, read := j.pageClock(ctx, p)
+		if read {
+			r.ran = ranSince(now)
+		}
+		j.mu.Lock()
+		pending, _ := j.rec.busy(p.id)
+		j.mu.Unlock()
+		if !time.Now().Before(deadline) {
+			if err := j.stopClock(ctx, p); err != nil {
+				return r, err
+			}
+			if now, read := j.pageClock(ctx, p); read {
+				r.ran = ranSince(now)
+			}
+			if len(pending) > 0 {
+				r.waiting = fmt.Sprintf("%d requests in flight (%s)", len(pending), problem.Bound(strings.Join(pending, ", "), 200))
+			}
+			return r, nil
+		}
+		if read && now == last && len(pending) == 0 {
+			frozen++
+		} else {
+			frozen = 0
+		}
+		if read {
+			last = now
+		}
+		if frozen == frozenPolls && policy != emulation.VirtualTimePolicyAdvance {
+			policy = emulation.VirtualTimePolicyAdvance
+			done, err = j.runFor(ctx, p, policy, max(step-ranSince(now), time.Millisecond))
+		}
+	}
+}
+
+// frozenPolls is how many times in a row runClock must find the page's
+// clock standing still, with nothing in flight, to run it on regardless.
+const frozenPolls = 2
+
+// runFor sets p's clock running for budget of its time under policy, and
+// returns a channel that is closed once it has run that far
+// (Emulation.virtualTimeBudgetExpired).
+func (j *Judge) runFor(ctx context.Context, p *pageState, policy emulation.VirtualTimePolicy, budget time.Duration) (<-chan struct{}, error) {
 	done := make(chan struct{})
 	j.mu.Lock()
-	v.page.advanced = done
+	p.advanced = done
 	j.mu.Unlock()
-	_, err = cdpconn.Send(ctx, j.conn, v.page.session, emulation.SetVirtualTimePolicy, emulation.SetVirtualTimePolicyParams{
-		Policy: emulation.VirtualTimePolicyPauseIfNetworkFetchesPending,
-		Budget: new(float64(j.opts.Advance.Milliseconds())),
+	_, err := cdpconn.Send(ctx, j.conn, p.session, emulation.SetVirtualTimePolicy, emulation.SetVirtualTimePolicyParams{
+		Policy: policy,
+		Budget: new(float64(budget) / float64(time.Millisecond)),
 	})
-	if err != nil {
-		return 0, fmt.Errorf("running the clock of %s ahead: %w", v.state.URL, err)
-	}
-	// The page runs its timers as fast as it can; a page that waits on a
-	// request or shows a dialog stops its clock, and then the judge goes
-	// on after SettleMax of real time.
-	select {
-	case <-done:
-	case <-time.After(j.opts.SettleMax):
-	case <-ctx.Done():
-		return 0, ctx.Err()
-	}
-	return j.opts.Advance, nil
+	return done, err
 }
+
+// stopClock stops p's clock where it is. A dialog that just opened would
+// hold the command until it closes, so it is sent first, and the dialog
+// dismissed after it. A page whose script does not let go of its thread
+// for Options.SettleMax is left as it is.
+func (j *Judge) stopClock(ctx context.Context, p *pageState) error {
+	j.mu.Lock()
+	p.advanced = nil
+	j.mu.Unlock()
+	wctx, cancel := context.WithTimeout(ctx, j.opts.SettleMax)
+	defer cancel()
+	reply := j.conn.Start(wctx, p.session, emulation.SetVirtualTimePolicy.Method, emulation.SetVirtualTimePolicyParams{
+		Policy: emulation.VirtualTimePolicyPause,
+	})
+	if err := j.dismissDialogs(ctx); err != nil {
+		return err
+	}
+	err := reply.Wait(wctx, nil)
+	switch {
+	case err == nil, j.isClosed(p):
+		return nil
+	case ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded):
+		return nil
+	}
+	return fmt.Errorf("stopping the page's clock: %w", err)
+}
+
+// pageClock reads p's clock, in milliseconds (js/page_state.js); false
+// when the page cannot answer now (it is between documents, or busy
+// past pageClockWait).
+func (j *Judge) pageClock(ctx context.Context, p *pageState) (float64, bool) {
+	ctx, cancel := context.WithTimeout(ctx, pageClockWait)
+	defer cancel()
+	w, err := j.view(ctx, p)
+	if err != nil {
+		return 0, false
+	}
+	return w.state.Now, true
+}
+
+// pageClockWait bounds each reading of a page's clock while it runs.
+const pageClockWait = 500 * time.Millisecond
 
 // sinceStart is the time since Attach in milliseconds, on the judge's
 // clock, as network start times are.
@@ -386,14 +628,40 @@ type pageView struct {
 		Ready        string  `json:"ready"`
 		MutatedAt    float64 `json:"mutatedAt"`
 		AttendedAt   float64 `json:"attendedAt"`
+		ShownAt      float64 `json:"shownAt"`
 		WatchedSince float64 `json:"watchedSince"`
 		Now          float64 `json:"now"`
 	}
-	// attention is when the agent was last seen at this page: it opened,
-	// the browser navigated it, or it had trusted input or focus.
+	// attention is when the agent last chose this page, and sign how;
+	// zero when it never did.
 	attention time.Time
+	sign      sign
 	// why says why the page is the active one; set by activePage.
 	why string
+}
+
+// sign is a way the agent chooses a page.
+type sign int
+
+const (
+	signNone sign = iota
+	// signOpened: the page opened, and no other page opened it: the agent's
+	// tool server did (or it was open at Attach).
+	signOpened
+	// signNavigated: the browser navigated its main frame other than for the
+	// page's own script, and other than to load what its opener asked for.
+	signNavigated
+	// signInput: the page received trusted input.
+	signInput
+	// signShown: the page was brought to the front of its window.
+	signShown
+)
+
+// consider takes at as the page's attention, with sign s, if it is later.
+func (v *pageView) consider(at time.Time, s sign) {
+	if !at.IsZero() && at.After(v.attention) {
+		v.attention, v.sign = at, s
+	}
 }
 
 // activePage finds the page the agent is looking at. See the package
@@ -435,20 +703,33 @@ func (j *Judge) activePage(ctx context.Context) (*pageView, error) {
 		}
 		return cmp.Compare(a.page.seq, b.page.seq)
 	})
-	best.why = fmt.Sprintf("of %d open pages, %d %s; this one had the agent's latest activity (%s)",
-		len(views), len(among), what, best.attentionKind())
+	switch {
+	case len(views) == 1:
+		best.why = "the only open page"
+	case len(among) == 1:
+		best.why = fmt.Sprintf("of %d open pages, the only one visible", len(views))
+	case best.sign == signNone:
+		best.why = fmt.Sprintf("of %d open pages, %d %s; the agent chose none of them, and this one opened last", len(views), len(among), what)
+	default:
+		best.why = fmt.Sprintf("of %d open pages, %d %s; this one had the agent's latest activity (%s)",
+			len(views), len(among), what, best.attentionKind())
+	}
 	return best, nil
 }
 
-// attentionKind names the latest sign of the agent on the page.
+// attentionKind names the latest sign of the agent's choice of the page.
 func (v *pageView) attentionKind() string {
-	switch {
-	case v.attention.Equal(v.page.navigatedAt):
+	switch v.sign {
+	case signOpened:
+		return "it opened, and not by another page"
+	case signNavigated:
 		return "a navigation the page did not start itself"
-	case v.attention.Equal(v.page.openedAt):
-		return "it opened"
+	case signInput:
+		return "trusted input"
+	case signShown:
+		return "it was brought to the front of its window"
 	default:
-		return "trusted input or focus"
+		return "none"
 	}
 }
 
@@ -499,24 +780,103 @@ func (j *Judge) view(ctx context.Context, p *pageState) (*pageView, error) {
 		return nil, fmt.Errorf("page %s: decoding its state: %w", p.id, err)
 	}
 	j.mu.Lock()
-	v.attention = p.openedAt
-	if p.navigatedAt.After(v.attention) {
-		v.attention = p.navigatedAt
+	if !p.byPage {
+		v.consider(p.openedAt, signOpened)
 	}
+	v.consider(p.navigatedAt, signNavigated)
 	j.mu.Unlock()
-	if at := time.UnixMicro(int64(v.state.AttendedAt * 1000)); v.state.AttendedAt > 0 && at.After(v.attention) {
-		v.attention = at
-	}
+	v.consider(wallTime(v.state.AttendedAt), signInput)
+	v.consider(wallTime(v.state.ShownAt), signShown)
 	return v, nil
 }
 
-// query reads, for each query, the visible matches on the page, their
-// text, and whether any of them contains each looked-for string.
-func (j *Judge) query(ctx context.Context, v *pageView, queries []contract.Query) (map[string]contract.Elements, error) {
+// wallTime is a time the page recorded, in milliseconds on the wall clock;
+// zero for 0, which says it never happened.
+func wallTime(ms float64) time.Time {
+	if ms <= 0 {
+		return time.Time{}
+	}
+	return time.UnixMicro(int64(ms * 1000))
+}
+
+// queryResult is what query.js answers for one query.
+type queryResult struct {
+	Count  int      `json:"count"`
+	Hidden int      `json:"hidden"`
+	Texts  []string `json:"texts"`
+	Cut    bool     `json:"cut"`
+	Found  [][3]any `json:"found"`
+	Error  *string  `json:"error"`
+	// hits is Found decoded.
+	hits []hit
+}
+
+// hit is where a looked-for string was found: the 1-based index of the
+// match (0: not found), the text around it, and the pieces of the page it
+// was read from (paint.js's spans).
+type hit struct {
+	match   int
+	excerpt string
+	spans   []word
+}
+
+// decodeHits fills r.hits from r.Found.
+func (r *queryResult) decodeHits() {
+	r.hits = make([]hit, len(r.Found))
+	for k, f := range r.Found {
+		match, _ := f[0].(float64)
+		h := hit{match: int(match)}
+		h.excerpt, _ = f[1].(string)
+		spans, _ := f[2].([]any)
+		for _, sp := range spans {
+			if w, ok := sp.([]any); ok && len(w) == 3 {
+				a, _ := w[0].(float64)
+				b, _ := w[1].(float64)
+				c, _ := w[2].(float64)
+				h.spans = append(h.spans, word{int(a), int(b), int(c)})
+			}
+		}
+		r.hits[k] = h
+	}
+}
+
+// elements turns what query.js answered into an Observation's elements.
+func (j *Judge) elements(queries []contract.Query, results []queryResult) map[string]contract.Elements {
+	if len(queries) == 0 {
+		return nil
+	}
+	out := make(map[string]contract.Elements, len(queries))
+	for i, r := range results {
+		q := queries[i]
+		el := contract.Elements{Count: r.Count, Hidden: r.Hidden, TextsCut: r.Cut}
+		for k, t := range r.Texts {
+			if cut := truncateUTF8(t, j.opts.MaxTextBytes); len(cut) < len(t) {
+				r.Texts[k], el.TextsCut = cut, true
+			}
+		}
+		if len(r.Texts) > 0 {
+			el.Texts = r.Texts // nil when empty, as a stored Observation decodes
+		}
+		for k, want := range q.Contains {
+			if el.Contains == nil {
+				el.Contains = make(map[string]contract.Hit, len(q.Contains))
+			}
+			el.Contains[want] = contract.Hit{Match: r.hits[k].match, Excerpt: problem.Bound(r.hits[k].excerpt, excerptMax)}
+		}
+		out[q.Selector] = el
+	}
+	return out
+}
+
+// read runs query.js, leaving out the words refused.
+func (j *Judge) read(ctx context.Context, v *pageView, queries []contract.Query, refused []word) ([]queryResult, error) {
 	if len(queries) == 0 {
 		return nil, nil
 	}
-	args, err := callArguments(queries, j.opts.MaxTexts, j.opts.MaxTextBytes, minTextPx)
+	if refused == nil {
+		refused = []word{}
+	}
+	args, err := callArguments(queries, j.opts.MaxTexts, j.opts.MaxTextBytes, minTextPx, refused)
 	if err != nil {
 		return nil, err
 	}
@@ -529,21 +889,13 @@ func (j *Judge) query(ctx context.Context, v *pageView, queries []contract.Query
 	if err := evalErr(res.ExceptionDetails, err); err != nil {
 		return nil, fmt.Errorf("querying %s: %w", v.state.URL, err)
 	}
-	var results []struct {
-		Count  int      `json:"count"`
-		Hidden int      `json:"hidden"`
-		Texts  []string `json:"texts"`
-		Cut    bool     `json:"cut"`
-		Found  [][2]any `json:"found"`
-		Error  *string  `json:"error"`
-	}
+	var results []queryResult
 	if err := decodeResult(res.Result, &results); err != nil {
 		return nil, fmt.Errorf("querying %s: decoding the matches: %w", v.state.URL, err)
 	}
 	if len(results) != len(queries) {
 		return nil, fmt.Errorf("querying %s: %d results for %d selectors", v.state.URL, len(results), len(queries))
 	}
-	out := make(map[string]contract.Elements, len(queries))
 	for i, r := range results {
 		q := queries[i]
 		if r.Error != nil {
@@ -552,27 +904,14 @@ func (j *Judge) query(ctx context.Context, v *pageView, queries []contract.Query
 		if len(r.Found) != len(q.Contains) {
 			return nil, fmt.Errorf("querying %s: selector %q: %d answers for %d strings", v.state.URL, q.Selector, len(r.Found), len(q.Contains))
 		}
-		el := contract.Elements{Count: r.Count, Hidden: r.Hidden, TextsCut: r.Cut}
-		for k, t := range r.Texts {
-			if cut := truncateUTF8(t, j.opts.MaxTextBytes); len(cut) < len(t) {
-				r.Texts[k], el.TextsCut = cut, true
-			}
-		}
-		if len(r.Texts) > 0 {
-			el.Texts = r.Texts // nil when empty, as a stored Observation decodes
-		}
-		for k, want := range q.Contains {
-			match, _ := r.Found[k][0].(float64)
-			excerpt, _ := r.Found[k][1].(string)
-			if el.Contains == nil {
-				el.Contains = make(map[string]contract.Hit, len(q.Contains))
-			}
-			el.Contains[want] = contract.Hit{Match: int(match), Excerpt: problem.Bound(excerpt, excerptMax)}
-		}
-		out[q.Selector] = el
+		results[i].decodeHits()
 	}
-	return out, nil
+	return results, nil
 }
+
+// screenshotMax bounds the wait for the final screenshot of a page that
+// says it is visible.
+const screenshotMax = 10 * time.Second
 
 // minTextPx is the least height, in CSS pixels, of a line of text a person
 // can read; text in smaller (or more clipped) boxes is not seen.

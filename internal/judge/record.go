@@ -2,6 +2,7 @@ package judge
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -33,11 +34,18 @@ type recorder struct {
 	// what settling waits on.
 	inflight     map[network.RequestID]*request
 	lastActivity time.Time
+	// now is the clock that bounds the wait for requests that outlive
+	// their document: settling compares with it.
+	now func() time.Time
 
 	requests []*request // in arrival order
 	// current maps a request id to its latest hop: a redirect reuses the
 	// id, and each hop is its own entry.
 	current map[network.RequestID]*request
+	// early holds the statuses the network reported for requests whose
+	// start the browser had not reported yet: the two come by separate
+	// ways, in no set order.
+	early map[network.RequestID]int
 
 	// activated holds the pages that Chromium prerendered and the agent
 	// then went to: their requests, speculative when made, are the
@@ -64,6 +72,61 @@ type request struct {
 	// page is visited: a prefetch (resource type Prefetch, or a
 	// Sec-Purpose header that says prefetch) or a prerender.
 	ahead bool
+	// worker is the service worker that made the request, for a request
+	// a service worker's session reported.
+	worker target.ID
+	// byWorker, when set, says how the page's service worker answered
+	// the request: no server answered it.
+	byWorker string
+	// rawStatus is the status of the response as it came off the
+	// network (Network.responseReceivedExtraInfo), which the network
+	// reports even when the page that made the request is gone.
+	rawStatus int
+	// keptUntil, when set, is how long settling waits for a request
+	// that may outlive the document that made it (see documentReplaced).
+	keptUntil time.Time
+}
+
+// keepAliveMax bounds how long settling waits, after a document is
+// replaced, for the answer to a request of it that the browser may keep
+// alive (a beacon, a keepalive fetch). Like DefaultLoadMax, it is long
+// enough that a busy machine does not change what is seen.
+const keepAliveMax = 10 * time.Second
+
+// mayOutlive reports whether a request still waiting for its answer when
+// its document goes may be one the browser keeps alive. Beacons (Ping)
+// always are. A fetch is when the page asked for keepalive, which the
+// browser does not report; keepalive is for sending (nobody is left to
+// read the answer), so a fetch that sends (not a GET or HEAD) may be
+// one. A GET cancelled with its page (a search suggestion, a poll) is
+// common, and waiting for each would cost its task the whole bound.
+// Other requests die with their document.
+func mayOutlive(req *request) bool {
+	switch network.ResourceType(req.entry.ResourceType) {
+	case network.ResourceTypePing:
+	case network.ResourceTypeFetch:
+		if m := strings.ToUpper(req.entry.Method); m == "GET" || m == "HEAD" {
+			return false
+		}
+	default:
+		return false
+	}
+	return req.entry.Status == 0 && req.entry.Error == "" && req.rawStatus == 0 && req.byWorker == ""
+}
+
+// answeredByWorker describes the answer a service worker gave a page in
+// place of the server's.
+func answeredByWorker(resp *network.Response) string {
+	how := "made up by the worker"
+	switch resp.ServiceWorkerResponseSource {
+	case network.ServiceWorkerResponseSourceNetwork:
+		how = "from a request of the worker's own, logged as such"
+	case network.ServiceWorkerResponseSourceCacheStorage:
+		how = "from the worker's cache"
+	case network.ServiceWorkerResponseSourceHTTPCache:
+		how = "from the HTTP cache"
+	}
+	return fmt.Sprintf("answered by the service worker, not the server (%d, %s)", resp.Status, how)
 }
 
 // fetchedAhead reports whether a request is a speculative one: Chromium
@@ -104,7 +167,9 @@ func newRecorder(start time.Time) *recorder {
 	return &recorder{
 		start:      start,
 		current:    make(map[network.RequestID]*request),
+		early:      make(map[network.RequestID]int),
 		inflight:   make(map[network.RequestID]*request),
+		now:        time.Now,
 		activated:  make(map[target.ID]bool),
 		openDialog: make(map[target.SessionID]*dialog),
 	}
@@ -117,13 +182,27 @@ func (r *recorder) mark(now time.Time) {
 	r.lastMark, r.marked = now, true
 }
 
-// busy reports the requests of page still in flight (never those of a
-// lasting kind), and when the network of any page last changed.
+// busy reports the requests still in flight (never those of a lasting
+// kind) that settling on page waits for: page's own, those of service
+// workers, and those that outlived their document on any page, within
+// keepAliveMax of its going. It also says when the network of any page
+// last changed.
 func (r *recorder) busy(page target.ID) (pending []string, last time.Time) {
+	now := r.now()
 	for _, req := range r.inflight {
-		if req.page == page && !lasting[network.ResourceType(req.entry.ResourceType)] {
-			pending = append(pending, req.entry.Method+" "+req.entry.URL)
+		if lasting[network.ResourceType(req.entry.ResourceType)] {
+			continue
 		}
+		switch {
+		case !req.keptUntil.IsZero():
+			if now.After(req.keptUntil) {
+				continue
+			}
+		case req.worker != "":
+		case req.page != page:
+			continue
+		}
+		pending = append(pending, req.entry.Method+" "+req.entry.URL)
 	}
 	slices.Sort(pending)
 	return pending, r.lastActivity
@@ -143,8 +222,30 @@ func (r *recorder) documentLoaded(now time.Time, page target.ID) {
 // them is gone with its frames, and the browser does not always report the
 // end of what it cancelled with them (an image still loading when a script
 // navigates away stays "in flight" for ever).
+//
+// A request the browser may keep alive past its document (mayOutlive) is
+// still waited for, within keepAliveMax: it goes on to the server, and
+// the network reports its answer (responseExtraInfo) though the document
+// is gone. One the browser cancelled after all is never answered, and is
+// waited for in vain.
 func (r *recorder) documentReplaced(now time.Time, page target.ID, loader cdp.LoaderID) {
-	r.drop(now, page, func(req *request) bool { return req.loader != loader })
+	for _, req := range r.inflight {
+		if req.page == page && req.loader != loader && req.keptUntil.IsZero() && mayOutlive(req) {
+			req.keptUntil = now.Add(keepAliveMax)
+		}
+	}
+	r.drop(now, page, func(req *request) bool { return req.loader != loader && req.keptUntil.IsZero() })
+}
+
+// targetGone stops waiting for the requests of a page or service worker
+// that closed: nothing more is reported about them.
+func (r *recorder) targetGone(now time.Time, id target.ID) {
+	for rid, req := range r.inflight {
+		if req.page == id || req.worker == id {
+			delete(r.inflight, rid)
+			r.lastActivity = now
+		}
+	}
 }
 
 // drop stops waiting for the in-flight requests of page that over says
@@ -179,6 +280,9 @@ func (r *recorder) requestWillBeSent(now time.Time, page target.ID, ev *network.
 	if prev != nil && ev.RedirectResponse != nil {
 		// The hop that just ended answered with a redirect.
 		prev.entry.Status = int(ev.RedirectResponse.Status)
+		if ev.RedirectResponse.FromServiceWorker {
+			prev.byWorker = answeredByWorker(ev.RedirectResponse)
+		}
 	}
 	req := &request{
 		entry: contract.NetworkEntry{
@@ -194,6 +298,10 @@ func (r *recorder) requestWillBeSent(now time.Time, page target.ID, ev *network.
 		ahead:  fetchedAhead(ev),
 	}
 	req.entry.Body, req.entry.BodyTruncated = postBody(ev.Request)
+	if status, ok := r.early[ev.RequestID]; ok && prev == nil {
+		req.rawStatus = status
+	}
+	delete(r.early, ev.RequestID)
 	r.requests = append(r.requests, req)
 	r.current[ev.RequestID] = req
 	r.inflight[ev.RequestID] = req
@@ -222,14 +330,46 @@ func postBody(req *network.Request) (string, bool) {
 	return string(b), false
 }
 
+// requestByWorker records a request that service worker made: one of its
+// own, or the one it sent the server for a page's request.
+func (r *recorder) requestByWorker(now time.Time, worker target.ID, ev *network.EventRequestWillBeSent) {
+	r.requestWillBeSent(now, "", ev)
+	if req := r.current[ev.RequestID]; req != nil && req.sent == ev.Timestamp {
+		req.worker = worker
+	}
+}
+
 func (r *recorder) responseReceived(ev *network.EventResponseReceived) {
 	req := r.current[ev.RequestID]
 	if req == nil || ev.Response == nil {
 		return
 	}
 	req.entry.Status = int(ev.Response.Status)
+	if ev.Response.FromServiceWorker {
+		req.byWorker = answeredByWorker(ev.Response)
+	}
 	if req.entry.ResourceType == "" {
 		req.entry.ResourceType = string(ev.Type)
+	}
+}
+
+// responseExtraInfo records the status of a response as it came off the
+// network. It is the only word of the answer to a request that outlived
+// its document, and ends the wait for it. A redirect's status is left to
+// the next hop's start, which says which hop it ended.
+func (r *recorder) responseExtraInfo(now time.Time, ev *network.EventResponseReceivedExtraInfo) {
+	status := int(ev.StatusCode)
+	if status < 200 || status >= 300 && status < 400 {
+		return
+	}
+	req := r.current[ev.RequestID]
+	if req == nil {
+		r.early[ev.RequestID] = status
+		return
+	}
+	req.rawStatus = status
+	if !req.keptUntil.IsZero() {
+		r.finished(now, ev.RequestID)
 	}
 }
 
@@ -289,6 +429,16 @@ func (r *recorder) network(visited func(target.ID) bool) []contract.NetworkEntry
 	out := make([]contract.NetworkEntry, len(r.requests))
 	for i, req := range r.requests {
 		out[i] = req.entry
+		switch {
+		case req.byWorker != "":
+			// What the page got is not the server's answer; the
+			// worker's own request, if it made one, is in the log.
+			out[i].Status, out[i].Error = 0, req.byWorker
+		case out[i].Status == 0 && out[i].Error == "":
+			// The page never saw the answer (it was gone), the
+			// network did.
+			out[i].Status = req.rawStatus
+		}
 		out[i].AfterLastToolCall = r.marked && !req.at.Before(r.lastMark)
 		out[i].BeforeFirstToolCall = !r.marked || req.at.Before(r.firstMark)
 		went := visited == nil || visited(req.page)

@@ -1,5 +1,5 @@
 // page_state.js returns {visibility, url, title, ready, mutatedAt,
-// attendedAt, watchedSince, now} for the document it runs in:
+// attendedAt, shownAt, watchedSince, now} for the document it runs in:
 // document.visibilityState ("visible" for the tab in front of its window,
 // "hidden" for the others), location.href, document.title,
 // document.readyState, and what js/watch.js recorded (installing it if the
@@ -8,7 +8,7 @@
 // The judge evaluates it in its own isolated world, where the page's
 // scripts cannot replace the DOM methods and getters it reads.
 (() => {
-  const w = globalThis.__contractbenchWatch || { since: 0, mutatedAt: 0, attendedAt: 0 };
+  const w = globalThis.__contractbenchWatch || { since: 0, mutatedAt: 0, attendedAt: 0, shownAt: 0 };
   return {
     visibility: document.visibilityState,
     url: location.href,
@@ -16,6 +16,7 @@
     ready: document.readyState,
     mutatedAt: w.mutatedAt,
     attendedAt: w.attendedAt,
+    shownAt: w.shownAt,
     watchedSince: w.since,
     now: performance.timeOrigin + performance.now(),
   };

@@ -1,5 +1,6 @@
-// query.js is a function of (queries, maxTexts, maxChars, minTextPx) that
-// returns, for each query {selector, contains} in order, either
+// query.js is a function of (queries, maxTexts, maxChars, minTextPx,
+// rejected) that returns, for each query {selector, contains} in order,
+// either
 // {count, hidden, texts, cut, found} or {error}:
 //   count   the number of matches a person can see (the rules below);
 //   hidden  the number of the other matches;
@@ -11,8 +12,11 @@
 //   found   for each string of contains (already white-space folded), in
 //           order, [match, excerpt]: the 1-based index of the first
 //           visible match whose folded visible text contains it, searched
-//           over every match and the whole text, or 0; and the folded
-//           text around the first occurrence;
+//           over every match and the whole text, or 0; the folded text
+//           around the first occurrence; and the spans of the page it was
+//           read from, [node, start, end) of a text node's data or
+//           [element, -1 | -2, 0] for its ::before or ::after, nodes
+//           numbered in globalThis.__contractbenchJudge for paint.js;
 //   error   the message of the exception an invalid selector throws.
 //
 // A selector matches in the document and in every open shadow root, in
@@ -21,32 +25,42 @@
 // What a person sees, decided in the judge's isolated world (the page's
 // scripts cannot replace what it calls):
 //   - Text is the data of text nodes in the composed (flat) tree: open
-//     shadow roots are entered, slots show what is assigned to them. CSS
+//     shadow roots are entered, slots show what is assigned to them. A
+//     text node of white space alone is the space between its neighbours.
+//     The text CSS generates in ::before and ::after (strings, attr(),
+//     quotes) comes before and after the element's own. CSS
 //     text-transform is not applied. A <br> and the edges of block-level
 //     boxes separate words. Form fields contribute the label of a button
 //     (<input type=submit|button|reset>) and the chosen option of a
-//     <select>, never what was typed.
+//     <select>, never what was typed. The words of rejected (those the
+//     pixels showed unpainted) are left out.
 //   - A word of a text node is seen when its element is rendered
 //     (checkVisibility, with opacity and visibility, drawn at least 5%
 //     opaque counting the opacity, filter: opacity() and a mask made only
 //     of transparent gradients of every ancestor, and not a back face
 //     turned away), its ink is neither (nearly) transparent nor (nearly)
 //     the colour of the opaque background behind it (contrast ratio under
-//     1.2; unless its background paints the text; the fill and stroke of
-//     SVG text), it is not blurred by a radius of a fifth of its font size
+//     1.2 with a background colour, or every colour of a gradient of
+//     opaque colours, unless a positioned opaque box painted under the
+//     text contrasts with it, or its background paints the text; the fill
+//     and stroke of SVG text), it is not blurred by a radius of a fifth of its font size
 //     or more, and its box, cut by every ancestor box that clips it
-//     (overflow hidden or clip, paint containment, a scroll container too
-//     small to show a line, the clip property, a clip-path's shape or an
+//     (overflow hidden or clip, paint containment, a scroll container that
+//     cannot show a line, the clip property, a clip-path's shape or an
 //     empty SVG clipPath; absolute and fixed boxes escape the clipping of
 //     the boxes they are not inside, and fixed boxes are cut to the
-//     viewport) and by the area the page can be scrolled to (not at
-//     negative coordinates, not beyond the document's scroll size), keeps
+//     viewport; what a scroll container that shows a line holds is cut by
+//     nothing outside it on the axes it scrolls, since a person scrolls it
+//     into view) and by the area the page can be scrolled to (not at
+//     negative coordinates, not beyond the document's scroll size, only
+//     what is in view on an axis the viewport does not scroll), keeps
 //     its whole width and at least half its height, at least minTextPx
 //     high; and no opaque box is painted over it (a positioned box with an
 //     opaque background colour that the painting order puts above the
 //     text, or the opaque background of an ancestor of text sunk under it
 //     by a negative z-index; a fixed box only when it fills the viewport,
-//     since a person scrolls text out from under a fixed header). A text
+//     since a person scrolls text out from under a fixed header, and then
+//     it covers the whole page). A text
 //     node whose words are all seen is seen whole; otherwise only its seen
 //     words are, in order: text cut off after a line, behind an ellipsis
 //     or off the page's edge is not evidence.
@@ -57,7 +71,32 @@
 //     and either its own box, clipped as above, is at least 2px by 2px and
 //     not wholly under an opaque box painted over it, or it holds seen text
 //     or a seen element.
-function (queries, maxTexts, maxChars, minTextPx) {
+function (queries, maxTexts, maxChars, minTextPx, rejected) {
+  //lib: the helpers of js/lib, put here by js.go.
+  // The nodes the answers name, by number: the judge's paint check
+  // (paint.js) reads them in this world after the query returns.
+  const reg = globalThis.__contractbenchJudge || (globalThis.__contractbenchJudge = { nodes: [], ids: new Map() });
+  const idOf = (node) => {
+    let id = reg.ids.get(node);
+    if (id === undefined) {
+      id = reg.nodes.length;
+      reg.nodes.push(node);
+      reg.ids.set(node, id);
+    }
+    return id;
+  };
+  // The words the paint check found unpainted: per node, [start, end)
+  // ranges of its data; a pseudo-element's text by -1 (::before) or -2
+  // (::after).
+  const refused = new Map();
+  for (const [id, start, end] of rejected || []) {
+    const node = reg.nodes[id];
+    if (!node) continue;
+    if (!refused.has(node)) refused.set(node, []);
+    refused.get(node).push([start, end]);
+  }
+  const isRefused = (node, start, end) =>
+    (refused.get(node) || NONE).some(([s, e]) => (s < 0 ? s === start : s < end && start < e));
   // Below this opacity (or colour alpha) nothing is seen, and text whose
   // contrast with its background is below minContrast is not read.
   const minAlpha = 0.05;
@@ -65,10 +104,24 @@ function (queries, maxTexts, maxChars, minTextPx) {
   const doc = document;
   const view = doc.defaultView;
   const root = doc.scrollingElement || doc.documentElement;
-  const pageW = Math.max(root ? root.scrollWidth : 0, view.innerWidth);
-  const pageH = Math.max(root ? root.scrollHeight : 0, view.innerHeight);
   const sx = view.scrollX, sy = view.scrollY;
   const designMode = doc.designMode === 'on';
+  // The area a person can scroll the page over, in page coordinates: the
+  // document's scroll size, or on an axis where the viewport does not
+  // scroll (overflow hidden or clip on the root, or on the body when the
+  // root leaves it visible) what is in view.
+  const page = (() => {
+    const html = doc.documentElement;
+    let ov = html ? view.getComputedStyle(html) : null;
+    if (ov && ov.overflowX === 'visible' && ov.overflowY === 'visible' && doc.body) ov = view.getComputedStyle(doc.body);
+    const fixedOn = (o) => ov !== null && (o === 'hidden' || o === 'clip');
+    const w = Math.max(root ? root.scrollWidth : 0, view.innerWidth);
+    const h = Math.max(root ? root.scrollHeight : 0, view.innerHeight);
+    return {
+      l: fixedOn(ov && ov.overflowX) ? sx : 0, r: fixedOn(ov && ov.overflowX) ? sx + view.innerWidth : w,
+      t: fixedOn(ov && ov.overflowY) ? sy : 0, b: fixedOn(ov && ov.overflowY) ? sy + view.innerHeight : h,
+    };
+  })();
 
   const styles = new Map();
   const style = (el) => {
@@ -78,28 +131,6 @@ function (queries, maxTexts, maxChars, minTextPx) {
       styles.set(el, s);
     }
     return s;
-  };
-
-  // The parent in the flat tree: the slot an element is assigned to, or
-  // the host of a shadow root.
-  const flatParent = (node) => {
-    if (node.assignedSlot) return node.assignedSlot;
-    const p = node.parentNode;
-    if (!p) return null;
-    if (p.nodeType === 11) return p.host || null;
-    return p;
-  };
-
-  // The children in the flat tree.
-  const flatChildren = (node) => {
-    if (node.nodeType === 1) {
-      if (node.shadowRoot) return node.shadowRoot.childNodes;
-      if (node.localName === 'slot' && typeof node.assignedNodes === 'function') {
-        const assigned = node.assignedNodes();
-        if (assigned.length > 0) return assigned;
-      }
-    }
-    return node.childNodes;
   };
 
   const editable = (el) => designMode || el.isContentEditable === true;
@@ -196,9 +227,6 @@ function (queries, maxTexts, maxChars, minTextPx) {
     return el.checkVisibility();
   };
 
-  const INF = { l: -Infinity, t: -Infinity, r: Infinity, b: Infinity };
-  const meet = (a, b) => ({ l: Math.max(a.l, b.l), t: Math.max(a.t, b.t), r: Math.min(a.r, b.r), b: Math.min(a.b, b.b) });
-
   // The box an element's ancestors clip its own box to (in viewport
   // coordinates), following CSS containing blocks.
   const clipOfBox = new Map();
@@ -219,6 +247,37 @@ function (queries, maxTexts, maxChars, minTextPx) {
     clipOfBox.set(el, c);
     return c;
   };
+  // scrolling tells, for each axis, whether an element is a scroll
+  // container on it (not the root or the body: those scroll the
+  // viewport) that shows enough of itself to scroll what it holds into
+  // view (free), or too little (shut).
+  const scrollings = new Map();
+  const NO = { x: false, y: false };
+  const scrolling = (el) => {
+    let r = scrollings.get(el);
+    if (r) return r;
+    r = { free: NO, shut: NO };
+    const s = style(el);
+    const x = s.overflowX === 'auto' || s.overflowX === 'scroll';
+    const y = s.overflowY === 'auto' || s.overflowY === 'scroll';
+    if ((x || y) && el !== doc.documentElement && el !== doc.body && s.display !== 'contents') {
+      const b = el.getBoundingClientRect();
+      const seen = meet(boxClip(el), { l: b.left, t: b.top, r: b.right, b: b.bottom });
+      const okX = el.clientWidth >= minTextPx && seen.r - seen.l >= minTextPx;
+      const okY = el.clientHeight >= minTextPx && seen.b - seen.t >= minTextPx;
+      r = { free: { x: x && okX, y: y && okY }, shut: { x: x && !okX, y: y && !okY } };
+    }
+    scrollings.set(el, r);
+    return r;
+  };
+
+  // emptyClip tells an SVG <clipPath> with no shape in it.
+  const emptyClip = (id) => {
+    const target = doc.getElementById(id);
+    if (!target || target.localName !== 'clipPath') return false;
+    return !Array.from(target.children).some((c) => c.localName !== 'title' && c.localName !== 'desc' && style(c).display !== 'none');
+  };
+
   // The box an element clips its content to: its own clip (overflow on
   // each axis, the clip property) within the clip of its own box.
   const clipOfContent = new Map();
@@ -227,19 +286,22 @@ function (queries, maxTexts, maxChars, minTextPx) {
     if (c !== undefined) return c;
     c = boxClip(el);
     const s = style(el);
-    // Paint containment clips like overflow: clip. A scroll container
-    // clips too, but a person scrolls what it hides into view, unless it
-    // is too small to show a line: then nothing inside can be read.
+    // A scroll container clips what it holds to its box, but a person
+    // scrolls what it hides into the part of it that shows: on an axis it
+    // scrolls, what it holds is cut by nothing outside it. One too small
+    // to show a line, or shown less than that, shows nothing it holds.
+    const sc = scrolling(el);
+    if (sc.free.x) c = { l: -Infinity, t: c.t, r: Infinity, b: c.b };
+    if (sc.free.y) c = { l: c.l, t: -Infinity, r: c.r, b: Infinity };
+    // Paint containment clips like overflow: clip.
     const contained = /paint|strict|content/.test(s.contain || '') || s.contentVisibility === 'auto';
-    const scroller = el !== doc.documentElement && el !== doc.body;
-    const scrolls = (o) => scroller && (o === 'auto' || o === 'scroll');
-    const clipsX = contained || s.overflowX === 'hidden' || s.overflowX === 'clip' || (scrolls(s.overflowX) && el.clientWidth < minTextPx);
-    const clipsY = contained || s.overflowY === 'hidden' || s.overflowY === 'clip' || (scrolls(s.overflowY) && el.clientHeight < minTextPx);
+    const clipsX = (contained && !sc.free.x) || s.overflowX === 'hidden' || s.overflowX === 'clip' || sc.shut.x;
+    const clipsY = (contained && !sc.free.y) || s.overflowY === 'hidden' || s.overflowY === 'clip' || sc.shut.y;
     const clipProp = s.clip && s.clip !== 'auto' && (s.position === 'absolute' || s.position === 'fixed');
     const clipPath = s.clipPath && s.clipPath !== 'none';
     if ((clipsX || clipsY || clipProp || clipPath) && s.display !== 'contents') {
       const b = el.getBoundingClientRect();
-      if (clipPath) c = meet(c, clipPathBox(s.clipPath, b));
+      if (clipPath) c = meet(c, clipPathBox(s.clipPath, b, emptyClip));
       if (clipsX) c = meet(c, { l: b.left, t: -Infinity, r: b.right, b: Infinity });
       if (clipsY) c = meet(c, { l: -Infinity, t: b.top, r: Infinity, b: b.bottom });
       if (clipProp) {
@@ -257,96 +319,75 @@ function (queries, maxTexts, maxChars, minTextPx) {
     return c;
   };
 
-  // clipPathBox bounds what a clip-path leaves of box b: an inset() cuts
-  // its sides, a polygon() is bounded by its points, a circle() or
-  // ellipse() with a radius of 0 and a url() naming an SVG clipPath with
-  // no shape in it leave nothing; other shapes are bounded by the box.
-  const NOTHING = { l: 0, t: 0, r: 0, b: 0 };
-  const clipPathBox = (path, b) => {
-    const len = (v, whole) => (v.endsWith('%') ? (parseFloat(v) / 100) * whole : parseFloat(v) || 0);
-    const whole = { l: b.left, t: b.top, r: b.right, b: b.bottom };
-    let m = /^inset\(([^)]*)\)/.exec(path);
-    if (m) {
-      const v = m[1].split(/\s+round\s+/)[0].trim().split(/\s+/);
-      const [t, r, bo, l] = [v[0], v[1] ?? v[0], v[2] ?? v[0], v[3] ?? v[1] ?? v[0]];
-      return { l: b.left + len(l, b.width), t: b.top + len(t, b.height), r: b.right - len(r, b.width), b: b.bottom - len(bo, b.height) };
-    }
-    m = /^polygon\(\s*(?:(?:nonzero|evenodd)\s*,)?([^)]*)\)/.exec(path);
-    if (m) {
-      const box = { l: Infinity, t: Infinity, r: -Infinity, b: -Infinity };
-      for (const point of m[1].split(',')) {
-        const [x, y] = point.trim().split(/\s+/);
-        if (x === undefined || y === undefined) return whole;
-        const px = b.left + len(x, b.width), py = b.top + len(y, b.height);
-        box.l = Math.min(box.l, px); box.r = Math.max(box.r, px);
-        box.t = Math.min(box.t, py); box.b = Math.max(box.b, py);
-      }
-      return box.r > box.l && box.b > box.t ? box : NOTHING;
-    }
-    m = /^(circle|ellipse)\(([^)]*)\)/.exec(path);
-    if (m) {
-      const radii = m[2].split(/\s+at\s+/)[0].trim().split(/\s+/).filter(Boolean);
-      return radii.some((r) => /^0(px|%)?$/.test(r)) ? NOTHING : whole;
-    }
-    m = /^url\(\s*["']?#([^"')]+)["']?\s*\)/.exec(path);
-    if (m) {
-      const target = doc.getElementById(m[1]);
-      if (target && target.localName === 'clipPath') {
-        const shapes = Array.from(target.children).filter((c) => c.localName !== 'title' && c.localName !== 'desc' && style(c).display !== 'none');
-        if (shapes.length === 0) return NOTHING;
-      }
-    }
-    return whole;
-  };
-
-  // Whether a rectangle, cut by clip, is at least w by h and lies where
-  // the page can be scrolled to.
+  // Whether a rectangle, cut by clip, is at least w by h.
   const shows = (rect, clip, w, h) => {
     const c = meet({ l: rect.left, t: rect.top, r: rect.right, b: rect.bottom }, clip);
-    if (c.r - c.l < w || c.b - c.t < h) return false;
-    const l = c.l + sx, t = c.t + sy, r = c.r + sx, b = c.b + sy;
-    return r > 0 && b > 0 && l < pageW && t < pageH;
+    return c.r - c.l >= w && c.b - c.t >= h;
   };
 
-  // rgba parses a computed colour as [r, g, b, a], or null for a form it
-  // does not know.
-  const rgba = (color) => {
-    if (!color) return null;
-    if (color === 'transparent') return [0, 0, 0, 0];
-    const m = /^rgba?\(([^)]*)\)$/.exec(color);
-    if (!m) return null;
-    const p = m[1].split(/[\s,\/]+/).filter(Boolean).map(parseFloat);
-    return p.length >= 3 ? [p[0], p[1], p[2], p.length > 3 ? p[3] : 1] : null;
+  // The area a person can bring into view, in viewport coordinates: the
+  // page's, but free on an axis where a scroll container the element is
+  // in (or is), one big enough to show a line, scrolls.
+  const pageArea = { l: page.l - sx, t: page.t - sy, r: page.r - sx, b: page.b - sy };
+  const scrollAxes = new Map();
+  const axesOf = (el) => {
+    let a = scrollAxes.get(el);
+    if (a) return a;
+    const p = flatParent(el);
+    a = p && p.nodeType === 1 ? axesOf(p) : NO;
+    const free = scrolling(el).free;
+    if ((free.x && !a.x) || (free.y && !a.y)) a = { x: a.x || free.x, y: a.y || free.y };
+    scrollAxes.set(el, a);
+    return a;
   };
+  const areaOf = (el) => {
+    const a = el && el.nodeType === 1 ? axesOf(el) : NO;
+    return {
+      l: a.x ? -Infinity : pageArea.l, r: a.x ? Infinity : pageArea.r,
+      t: a.y ? -Infinity : pageArea.t, b: a.y ? Infinity : pageArea.b,
+    };
+  };
+
   const transparent = (color) => {
     const c = rgba(color);
     return c !== null && c[3] < minAlpha;
   };
-  // The colour behind an element's text: the first opaque background of it
-  // or an ancestor, or null when an image or a translucent background is
-  // in the way (then the judge does not guess).
+  // The colours behind an element's text: those of the first opaque
+  // background of it or an ancestor (a colour, or gradients of opaque
+  // colours only), or null when an image or something translucent is in
+  // the way (then the judge does not guess).
+  const CANVAS = [[255, 255, 255, 1]];
   const backdrop = (el) => {
     for (let e = el; e && e.nodeType === 1; e = flatParent(e)) {
       const s = style(e);
-      if (s.backgroundImage && s.backgroundImage !== 'none') return null;
+      const image = s.backgroundImage;
+      if (image && image !== 'none') {
+        if (image.includes('url(') || !image.includes('gradient(')) return null;
+        const stops = (image.match(/rgba?\([^)]*\)/g) || []).map(rgba);
+        if (stops.length === 0 || stops.some((c) => c === null || c[3] < 1)) return null;
+        return stops;
+      }
       const c = rgba(s.backgroundColor);
       if (c === null) return null;
-      if (c[3] >= 1) return c;
+      if (c[3] >= 1) return [c];
       if (c[3] > 0) return null;
     }
-    return [255, 255, 255, 1]; // the canvas
-  };
-  const luminance = (c) => {
-    const lin = (v) => ((v /= 255) <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4));
-    return 0.2126 * lin(c[0]) + 0.7152 * lin(c[1]) + 0.0722 * lin(c[2]);
+    return CANVAS;
   };
   // Text whose colour is (nearly) its background's: a contrast ratio under
   // minContrast, by WCAG's formula.
+  // A positioned opaque box painted under the text (as on a hero banner)
+  // is its backdrop too: text that blends into its ancestors' background
+  // but not into such a box is seen.
   const blendsIn = (fill, el) => {
     const f = rgba(fill), bg = backdrop(el);
     if (f === null || bg === null || f[3] < 1) return false;
-    const a = luminance(f), b = luminance(bg);
-    return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05) < minContrast;
+    if (!bg.every((c) => contrast(f, c) < minContrast)) return false;
+    const b = el.getBoundingClientRect();
+    return !covers().some(
+      (cv) => cv.box.l <= b.left + 1 && cv.box.t <= b.top + 1 && cv.box.r >= b.right - 1 && cv.box.b >= b.bottom - 1 &&
+        !flatContains(el, cv.el) && !above(cv.el, el) && contrast(f, rgba(style(cv.el).backgroundColor)) >= minContrast,
+    );
   };
   const paintsText = (el) => {
     for (let e = el; e && e.nodeType === 1; e = flatParent(e)) {
@@ -357,7 +398,7 @@ function (queries, maxTexts, maxChars, minTextPx) {
   };
   // A paint leaves ink when it is a colour neither (nearly) transparent
   // nor (nearly) the background's, or a paint server (url()).
-  const inks = (paint, opacity, el) => paint !== 'none' && opacity >= minAlpha && !transparent(paint) && !blendsIn(paint, el);
+  const inks = (paint, opacity, el) => paint !== 'none' && opacity >= minAlpha && !transparent(paint) && !(el && blendsIn(paint, el));
   const SVG = 'http://www.w3.org/2000/svg';
   const inkless = new Map();
   const noInk = (el) => {
@@ -365,7 +406,9 @@ function (queries, maxTexts, maxChars, minTextPx) {
     if (r === undefined) {
       const s = style(el);
       if (el.namespaceURI === SVG) {
-        r = !inks(s.fill, parseFloat(s.fillOpacity), el) && !(parseFloat(s.strokeWidth) > 0 && inks(s.stroke, parseFloat(s.strokeOpacity), el));
+        // What an SVG shape paints behind its text is not a background:
+        // only the pixels tell SVG text from what is behind it.
+        r = !inks(s.fill, parseFloat(s.fillOpacity), null) && !(parseFloat(s.strokeWidth) > 0 && inks(s.stroke, parseFloat(s.strokeOpacity), null));
       } else {
         r = !inks(s.webkitTextFillColor || s.color, 1, el) &&
           !(parseFloat(s.webkitTextStrokeWidth) > 0 && inks(s.webkitTextStrokeColor, 1, el)) &&
@@ -392,8 +435,6 @@ function (queries, maxTexts, maxChars, minTextPx) {
     return b2 > 0 && Math.sqrt(b2) >= parseFloat(style(el).fontSize) / 5;
   };
 
-  // The area the page can be scrolled to, in viewport coordinates.
-  const pageArea = { l: -sx, t: -sy, r: pageW - sx, b: pageH - sy };
 
   // readable tells whether a piece of text's box, cut by clip, keeps its
   // whole width (less than the narrowest letter may go: 20% of the line's
@@ -465,6 +506,15 @@ function (queries, maxTexts, maxChars, minTextPx) {
   // opaque, with an opaque background colour; a fixed one only when it
   // fills the viewport. Images are not read: they may be transparent.
   let coverList = null;
+  const bars = new Map();
+  const inBar = (el) => {
+    let r = bars.get(el);
+    if (r !== undefined) return r;
+    const p = flatParent(el);
+    r = p !== null && p.nodeType === 1 && (style(p).position === 'fixed' || style(p).position === 'sticky' || inBar(p));
+    bars.set(el, r);
+    return r;
+  };
   const covers = () => {
     if (coverList) return coverList;
     coverList = [];
@@ -476,7 +526,16 @@ function (queries, maxTexts, maxChars, minTextPx) {
         const b = el.getBoundingClientRect();
         const box = meet({ l: b.left, t: b.top, r: b.right, b: b.bottom }, boxClip(el));
         if (box.r - box.l < 1 || box.b - box.t < 1) continue;
-        if (s.position === 'fixed' && !(box.l <= 0 && box.t <= 0 && box.r >= view.innerWidth && box.b >= view.innerHeight)) continue;
+        if (s.position === 'fixed') {
+          // A wall that fills the viewport stays over whatever is
+          // scrolled under it: it covers the whole page.
+          if (!(box.l <= 0 && box.t <= 0 && box.r >= view.innerWidth && box.b >= view.innerHeight)) continue;
+          coverList.push({ el, box: INF });
+          continue;
+        }
+        // What a bar fixed or stuck to the screen holds moves with it:
+        // a person scrolls text out from under it as from under the bar.
+        if (inBar(el)) continue;
         coverList.push({ el, box });
       }
     }
@@ -531,17 +590,20 @@ function (queries, maxTexts, maxChars, minTextPx) {
     return false;
   };
 
-  // The text of a node as a person reads it: all of it, the words that
-  // are seen, or ''.
+  // The text of a node as a person reads it, as segments {s, node, at}
+  // (at: where s begins in the node's data; a segment without a node is a
+  // separator): all of it, the words that are seen, or none. A node of
+  // white space alone is the space between its neighbours' words.
   const range = doc.createRange();
   const WORD = /\S+/g;
+  const SPACE = [{ s: ' ' }];
   const seenText = (node, el) => {
     const data = node.data;
-    if (!/[^\s]/.test(data)) return '';
-    if (!isRendered(el) || style(el).visibility !== 'visible' || noInk(el) || blurred(el)) return '';
-    const clip = meet(contentClip(el), pageArea);
+    if (!/[^\s]/.test(data)) return data ? SPACE : NONE;
+    if (!isRendered(el) || style(el).visibility !== 'visible' || noInk(el) || blurred(el)) return NONE;
+    const clip = meet(contentClip(el), areaOf(el));
     range.selectNodeContents(node);
-    let whole = true, any = false;
+    let whole = !refused.has(node), any = false;
     for (const rect of range.getClientRects()) {
       if (rect.width < 1 || rect.height === 0) continue; // no glyph in it
       if (readable(rect, clip) && !coveredBy(rect, el)) {
@@ -551,30 +613,45 @@ function (queries, maxTexts, maxChars, minTextPx) {
         any = any || shows(rect, clip, 1, minTextPx);
       }
     }
-    if (whole) return any ? data : '';
-    if (!any) return '';
+    if (whole) return any ? [{ s: data, node, at: 0 }] : NONE;
+    if (!any) return NONE;
     const seen = [];
-    let first = false, last = false;
     WORD.lastIndex = 0;
     for (let m; (m = WORD.exec(data)); ) {
-      range.setStart(node, m.index);
-      range.setEnd(node, m.index + m[0].length);
-      let ok = false;
-      for (const rect of range.getClientRects()) {
-        if (readable(rect, clip) && !coveredBy(rect, el)) {
-          ok = true;
-          break;
+      const end = m.index + m[0].length;
+      let ok = !isRefused(node, m.index, end);
+      if (ok) {
+        range.setStart(node, m.index);
+        range.setEnd(node, end);
+        ok = false;
+        for (const rect of range.getClientRects()) {
+          if (readable(rect, clip) && !coveredBy(rect, el)) {
+            ok = true;
+            break;
+          }
         }
       }
-      if (ok) seen.push(m[0]);
-      if (m.index === 0) first = ok;
-      last = ok && m.index + m[0].length === data.length;
+      // A word not seen separates the seen ones around it; the node's
+      // own white space is kept where it is.
+      if (ok) seen.push({ s: data.slice(m.index === 0 ? 0 : m.index - 1, end === data.length ? end : end + 1), node, at: m.index === 0 ? 0 : m.index - 1 });
+      else seen.push({ s: ' ' });
     }
-    if (seen.length === 0) return '';
-    // Glued to a neighbour's text only where the node itself is.
-    return (first ? '' : ' ') + seen.join(' ') + (last ? '' : ' ');
+    return seen;
   };
 
+  // generated is the text CSS generates in an element's ::before or
+  // ::after, as a person sees it (strings, attr(), quotes; counters and
+  // images are not read), or ''.
+  const generated = (el, which) => {
+    if (isRefused(el, which === '::before' ? -1 : -2)) return '';
+    const p = view.getComputedStyle(el, which);
+    const content = p.content;
+    if (p.display === 'none' || p.visibility !== 'visible') return '';
+    if (parseFloat(p.opacity) * alpha(el) < minAlpha) return '';
+    const ink = rgba(p.webkitTextFillColor || p.color);
+    if (ink !== null && ink[3] < minAlpha && !(parseFloat(p.webkitTextStrokeWidth) > 0)) return '';
+    return contentText(content, (name) => el.getAttribute(name));
+  };
   // A closed <details> shows only its summary; the browser hides the
   // rest in a shadow tree of its own, which the walk does not see.
   const summaryOf = (details) => Array.from(details.children).find((c) => c.localName === 'summary') || null;
@@ -604,7 +681,7 @@ function (queries, maxTexts, maxChars, minTextPx) {
   // and whether anything in it is seen (text, or an element's own box).
   const ownBoxSeen = (el) => {
     if (!isRendered(el) || style(el).display === 'contents') return false;
-    const clip = boxClip(el);
+    const clip = meet(boxClip(el), areaOf(flatParent(el)));
     for (const rect of el.getClientRects()) {
       if (shows(rect, clip, 2, 2) && !buried(rect, clip, el)) return true;
     }
@@ -617,15 +694,17 @@ function (queries, maxTexts, maxChars, minTextPx) {
     const holds = (box) => box.l <= c.l + 1 && box.t <= c.t + 1 && box.r >= c.r - 1 && box.b >= c.b - 1;
     return sunkUnder(el).some(holds) || covers().some((cv) => holds(cv.box) && above(cv.el, el));
   };
+  // collect walks an element's flat subtree and returns its seen text as
+  // segments, and whether anything in it is seen (text, or an element's
+  // own box).
+  const NL = { s: '\n' };
   const collect = (el) => {
     const out = { text: [], seen: false };
     const walk = (node, parentEl) => {
       if (node.nodeType === 3) {
-        const text = parentEl ? seenText(node, parentEl) : '';
-        if (text) {
-          out.text.push(text);
-          out.seen = true;
-        }
+        const segs = parentEl ? seenText(node, parentEl) : NONE;
+        for (const g of segs) out.text.push(g);
+        if (segs.some((g) => g.node)) out.seen = true;
         return;
       }
       if (node.nodeType !== 1) return;
@@ -634,25 +713,35 @@ function (queries, maxTexts, maxChars, minTextPx) {
       // seen; below visibility:hidden a child may be visible again.
       if (s.display === 'none' || ownAlpha(node) < minAlpha || editable(node)) return;
       if (node.localName === 'br') {
-        out.text.push('\n');
+        out.text.push(NL);
         return;
       }
       const field = fieldText(node);
       if (field !== null) {
         if (ownBoxSeen(node)) {
           out.seen = true;
-          if (field) out.text.push(' ' + field + ' ');
+          if (field) out.text.push({ s: ' ' + field + ' ' });
         }
         return;
       }
       if (!out.seen && ownBoxSeen(node)) out.seen = true;
-      const block = blockish(s.display);
-      if (block) out.text.push('\n');
+      // A drop cap floated beside its word is part of the word.
+      const block = blockish(s.display) && !(s.cssFloat !== 'none' && node.textContent.trim().length === 1);
+      if (block) out.text.push(NL);
+      const rendered = isRendered(node);
+      const pseudo = (which, code) => {
+        const text = rendered ? generated(node, which) : '';
+        if (!text) return;
+        out.text.push(SPACE_IF_BLOCK(node, which), { s: text, node, at: code, pseudo: true }, SPACE_IF_BLOCK(node, which));
+        out.seen = true;
+      };
+      pseudo('::before', -1);
       const summary = closedDetails(node) ? summaryOf(node) : undefined;
       for (const child of flatChildren(node)) {
         if (summary === undefined || child === summary) walk(child, node);
       }
-      if (block) out.text.push('\n');
+      pseudo('::after', -2);
+      if (block) out.text.push(NL);
     };
     for (let a = flatParent(el); a && a.nodeType === 1; a = flatParent(a)) {
       if (editable(a)) return out;
@@ -661,20 +750,9 @@ function (queries, maxTexts, maxChars, minTextPx) {
     walk(el, null);
     return out;
   };
-
-  const WS = /[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/g;
-  const fold = (s) => s.replace(WS, ' ').trim();
-  const cut = (s) => {
-    if (s.length <= maxChars) return s;
-    let end = maxChars;
-    const last = s.charCodeAt(end - 1);
-    if (last >= 0xd800 && last <= 0xdbff) end--;
-    return s.slice(0, end);
-  };
-  const excerpt = (text, at, n) => {
-    const start = Math.max(0, at - 60), end = Math.min(text.length, at + n + 60);
-    return (start > 0 ? '…' : '') + text.slice(start, end) + (end < text.length ? '…' : '');
-  };
+  // A pseudo-element laid out as a block is a line of its own.
+  const EMPTY = { s: '' };
+  const SPACE_IF_BLOCK = (el, which) => (blockish(view.getComputedStyle(el, which).display) ? NL : EMPTY);
 
   // Every open shadow root, in composed tree order.
   const roots = [doc];
@@ -716,7 +794,7 @@ function (queries, maxTexts, maxChars, minTextPx) {
       found.sort((a, b) => (o.get(a) ?? 0) - (o.get(b) ?? 0));
     }
     const needles = contains || [];
-    const hits = needles.map(() => [0, '']);
+    const hits = needles.map(() => [0, '', []]);
     let left = needles.length;
     const texts = [];
     let count = 0, hidden = 0, wasCut = false;
@@ -727,9 +805,12 @@ function (queries, maxTexts, maxChars, minTextPx) {
         continue;
       }
       count++;
-      const text = fold(got.text.join(''));
+      // Where a string is found, its place is mapped back to the page's
+      // nodes; the map costs a look at every character, so only then.
+      const text = foldText(got.text);
+      let folded = null;
       if (texts.length < maxTexts) {
-        const kept = cut(text);
+        const kept = cutText(text, maxChars);
         if (kept.length < text.length) wasCut = true;
         texts.push(kept);
       } else {
@@ -740,7 +821,8 @@ function (queries, maxTexts, maxChars, minTextPx) {
           if (hits[i][0] !== 0) return;
           const at = text.indexOf(n);
           if (at >= 0) {
-            hits[i] = [count, excerpt(text, at, n.length)];
+            folded = folded || fold(got.text);
+            hits[i] = [count, excerpt(text, at, n.length), spansOf(got.text, folded, at, n.length, idOf)];
             left--;
           }
         });

@@ -4,16 +4,23 @@
 // attached. It returns nothing; it keeps, out of reach of the page's own
 // scripts, in globalThis.__contractbenchWatch:
 //   mutatedAt   when the DOM last changed (any mutation of the document);
-//   attendedAt  when the page last received trusted input or focus (a
-//               click, a key, a wheel turn, a touch, the window brought to
-//               the front): where the agent last acted;
+//   attendedAt  when the page last received trusted input (a click, a key,
+//               text typed in, a wheel turn, a touch): where the agent
+//               last acted. Focus is not input: a page focuses itself
+//               (autofocus, focus(), window.focus()) and the browser
+//               focuses a window it opens, with trusted focus events all;
+//   shownAt     when the page was last brought to the front of its window
+//               (a trusted visibilitychange to visible): a page cannot do
+//               that to itself, the agent's tool server can
+//               (Target.activateTarget, Page.bringToFront), and so can
+//               closing the tab in front of it;
 //   since       when watching started.
 // Times are on the wall clock in milliseconds (performance.timeOrigin +
 // performance.now()), comparable across pages.
 (() => {
   if (globalThis.__contractbenchWatch) return;
   const now = () => performance.timeOrigin + performance.now();
-  const w = { since: now(), mutatedAt: now(), attendedAt: 0 };
+  const w = { since: now(), mutatedAt: now(), attendedAt: 0, shownAt: 0 };
   globalThis.__contractbenchWatch = w;
   new MutationObserver(() => {
     w.mutatedAt = now();
@@ -21,7 +28,10 @@
   const attend = (e) => {
     if (e.isTrusted) w.attendedAt = now();
   };
-  for (const type of ['pointerdown', 'mousedown', 'keydown', 'input', 'wheel', 'touchstart', 'focus']) {
+  for (const type of ['pointerdown', 'mousedown', 'keydown', 'input', 'wheel', 'touchstart']) {
     addEventListener(type, attend, { capture: true, passive: true });
   }
+  addEventListener('visibilitychange', (e) => {
+    if (e.isTrusted && document.visibilityState === 'visible') w.shownAt = now();
+  }, { capture: true, passive: true });
 })();

@@ -1,0 +1,191 @@
+package judge
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/dop251/goja"
+)
+
+// The helpers of js/lib that need no page are tested here without a
+// browser, in a JavaScript engine written in Go; the rest of the judge's
+// scripts are tested in Chromium.
+
+// libVM is an engine with js/lib loaded.
+func libVM(t *testing.T) *goja.Runtime {
+	t.Helper()
+	vm := goja.New()
+	for _, name := range libFiles {
+		src, err := libFS.ReadFile("js/lib/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := vm.RunScript(name, string(src)); err != nil {
+			t.Fatalf("js/lib/%s: %v", name, err)
+		}
+	}
+	return vm
+}
+
+// evalJSON evaluates expr and returns its value as JSON.
+func evalJSON(t *testing.T, vm *goja.Runtime, expr string) string {
+	t.Helper()
+	v, err := vm.RunString("JSON.stringify(" + expr + ")")
+	if err != nil {
+		t.Fatalf("%s: %v", expr, err)
+	}
+	return v.String()
+}
+
+func TestLibFold(t *testing.T) {
+	vm := libVM(t)
+	for _, c := range []struct{ segs, text string }{
+		{`[{s: "Status:"}, {s: " "}, {s: "Shipped"}]`, "Status: Shipped"},
+		{`[{s: "  a \n\t b  "}]`, "a b"},
+		{`[{s: "1.2\u00a0"}, {s: "kg"}]`, "1.2 kg"},
+		{`[{s: "\n"}, {s: "Status:"}, {s: "\n"}, {s: "\n"}, {s: "Shipped"}, {s: "\n"}]`, "Status: Shipped"},
+		{`[{s: "Status:"}, {s: "Shipped"}]`, "Status:Shipped"},
+		{`[{s: "a\u200bb"}]`, "a\u200bb"}, // a zero-width space is not white space
+		{`[]`, ""},
+		{`[{s: "\ufeffa"}]`, "\ufeffa"}, // not white space, so not trimmed
+		{`[{s: " \u3000 "}]`, ""},
+	} {
+		for _, fn := range []string{"fold(" + c.segs + ").text", "foldText(" + c.segs + ")"} {
+			var got string
+			if err := json.Unmarshal([]byte(evalJSON(t, vm, fn)), &got); err != nil {
+				t.Fatal(err)
+			}
+			if got != c.text {
+				t.Errorf("%s = %q, want %q", fn, got, c.text)
+			}
+		}
+	}
+}
+
+func TestLibSpansOf(t *testing.T) {
+	vm := libVM(t)
+	// "Order " is the ::before of node B; "7731" is in text node A from 10;
+	// a separator without a node between them.
+	if _, err := vm.RunString(`
+		var A = {name: "A"}, B = {name: "B"};
+		var segs = [{s: "Order ", node: B, at: -1, pseudo: true}, {s: " "}, {s: "id 7731 done", node: A, at: 7}];
+		var f = fold(segs);
+		var idOf = (n) => n === A ? 1 : 2;
+	`); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ needle, spans string }{
+		{"Order id 7731", `[[2,-1,0],[1,7,14]]`},
+		{"7731", `[[1,10,14]]`},
+		{"id 7731 done", `[[1,7,19]]`},
+	} {
+		got := evalJSON(t, vm, `spansOf(segs, f, f.text.indexOf(`+jsString(c.needle)+`), `+jsString(c.needle)+`.length, idOf)`)
+		if got != c.spans {
+			t.Errorf("spans of %q = %s, want %s", c.needle, got, c.spans)
+		}
+	}
+}
+
+func TestLibContentText(t *testing.T) {
+	vm := libVM(t)
+	if _, err := vm.RunString(`var attr = (n) => ({"data-id": "7731"})[n] || null;`); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ content, text string }{
+		{`"Shipped"`, "Shipped"},
+		{`"Order " attr(data-id)`, "Order 7731"},
+		{`attr(data-missing) "x"`, "x"},
+		{`open-quote "hi" close-quote`, `"hi"`},
+		{`"\2014  a"`, "\u2014 a"},
+		{`"it\'s"`, "it's"},
+		{`url("x.png") "after"`, "after"},
+		{`counter(item) ". "`, ". "},
+		{`"Seen" / "alt text"`, "Seen"},
+		{`none`, ""},
+		{`normal`, ""},
+	} {
+		var got string
+		if err := json.Unmarshal([]byte(evalJSON(t, vm, "contentText("+jsString(c.content)+", attr)")), &got); err != nil {
+			t.Fatal(err)
+		}
+		if got != c.text {
+			t.Errorf("contentText(%s) = %q, want %q", c.content, got, c.text)
+		}
+	}
+}
+
+func TestLibClipPathBox(t *testing.T) {
+	vm := libVM(t)
+	if _, err := vm.RunString(`var b = {left: 0, top: 0, right: 200, bottom: 100, width: 200, height: 100}; var none = (id) => id === "empty";`); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ path, box string }{
+		{"inset(10px 20px)", `{"l":20,"t":10,"r":180,"b":90}`},
+		{"inset(50%)", `{"l":100,"t":50,"r":100,"b":50}`},
+		{"polygon(0 0, 0 0, 0 0)", `{"l":0,"t":0,"r":0,"b":0}`},
+		{"polygon(10% 0, 50% 0, 50% 100%)", `{"l":20,"t":0,"r":100,"b":100}`},
+		{"circle(0 at 50% 50%)", `{"l":0,"t":0,"r":0,"b":0}`},
+		{"circle(40%)", `{"l":0,"t":0,"r":200,"b":100}`},
+		{`url("#empty")`, `{"l":0,"t":0,"r":0,"b":0}`},
+		{`url(#other)`, `{"l":0,"t":0,"r":200,"b":100}`},
+	} {
+		if got := evalJSON(t, vm, "clipPathBox("+jsString(c.path)+", b, none)"); got != c.box {
+			t.Errorf("clipPathBox(%s) = %s, want %s", c.path, got, c.box)
+		}
+	}
+}
+
+func TestLibColour(t *testing.T) {
+	vm := libVM(t)
+	for _, c := range []struct{ expr, want string }{
+		{`rgba("rgb(1, 2, 3)")`, `[1,2,3,1]`},
+		{`rgba("rgba(1, 2, 3, 0.5)")`, `[1,2,3,0.5]`},
+		{`rgba("rgb(1 2 3 / 0.25)")`, `[1,2,3,0.25]`},
+		{`rgba("transparent")`, `[0,0,0,0]`},
+		{`rgba("color(srgb 1 0 0)")`, `null`},
+		{`Math.round(contrast([0, 0, 0], [255, 255, 255]))`, `21`},
+		{`contrast([255, 255, 255], [255, 255, 255])`, `1`},
+		{`contrast([233, 233, 233], [255, 255, 255]) < 1.25`, `true`},
+	} {
+		if got := evalJSON(t, vm, c.expr); got != c.want {
+			t.Errorf("%s = %s, want %s", c.expr, got, c.want)
+		}
+	}
+}
+
+func TestLibCutTextAndExcerpt(t *testing.T) {
+	vm := libVM(t)
+	for _, c := range []struct{ expr, want string }{
+		{`cutText("abcdef", 3)`, `"abc"`},
+		{`cutText("ab\ud83d\ude00", 3)`, `"ab"`}, // never half a surrogate pair
+		{`cutText("abc", 10)`, `"abc"`},
+		{`excerpt("x".repeat(100) + "needle" + "y".repeat(100), 100, 6)`, `"…` + strings.Repeat("x", 60) + "needle" + strings.Repeat("y", 60) + `…"`},
+		{`excerpt("a needle b", 2, 6)`, `"a needle b"`},
+	} {
+		if got := evalJSON(t, vm, c.expr); got != c.want {
+			t.Errorf("%s = %s, want %s", c.expr, got, c.want)
+		}
+	}
+}
+
+// TestScriptsAssemble: each script the judge runs compiles once js/lib is
+// put in it, and keeps no //lib line.
+func TestScriptsAssemble(t *testing.T) {
+	for name, src := range map[string]string{"query.js": queryJS, "paint.js": paintJS} {
+		if _, err := goja.Compile(name, "("+src+")", true); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		if strings.Contains(src, "//lib") {
+			t.Errorf("%s keeps its //lib line", name)
+		}
+	}
+	if _, err := goja.Compile("page state", watchJS+";\n"+pageStateJS, true); err != nil {
+		t.Errorf("watch.js and page_state.js: %v", err)
+	}
+}
+
+func jsString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
