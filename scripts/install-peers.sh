@@ -7,6 +7,8 @@
 #   chrome-devtools-mcp  1.11.0  (self-contained bundle)
 #   @modelcontextprotocol/sdk 1.32.2 (the official MCP TypeScript SDK, for
 #                        the example agent in examples/agents/)
+#   playwright-core      the version @playwright/mcp locks, pinned directly
+#                        for the CDP-native example agent in examples/agents/
 #
 # Only those npm packages are fetched. Both peers drive the runner's own
 # Chromium over CDP, so no browser is downloaded: the skip variables below
@@ -57,13 +59,13 @@ pinned() {
 }
 
 up_to_date=yes
-for pkg in @playwright/mcp chrome-devtools-mcp @modelcontextprotocol/sdk; do
+for pkg in @playwright/mcp chrome-devtools-mcp @modelcontextprotocol/sdk playwright-core; do
 	if [ "$(installed "$pkg")" != "$(pinned "$pkg")" ]; then
 		up_to_date=no
 	fi
 done
 if [ "$up_to_date" = yes ]; then
-	echo "peers already installed: @playwright/mcp $(installed @playwright/mcp), chrome-devtools-mcp $(installed chrome-devtools-mcp), @modelcontextprotocol/sdk $(installed @modelcontextprotocol/sdk)" >&2
+	echo "peers already installed: @playwright/mcp $(installed @playwright/mcp), chrome-devtools-mcp $(installed chrome-devtools-mcp), @modelcontextprotocol/sdk $(installed @modelcontextprotocol/sdk), playwright-core $(installed playwright-core)" >&2
 	exit 0
 fi
 
@@ -72,10 +74,10 @@ export PUPPETEER_SKIP_DOWNLOAD=1
 export PUPPETEER_SKIP_CHROMIUM_DOWNLOAD=1
 npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
 
-for pkg in @playwright/mcp chrome-devtools-mcp @modelcontextprotocol/sdk; do
+for pkg in @playwright/mcp chrome-devtools-mcp @modelcontextprotocol/sdk playwright-core; do
 	if [ "$(installed "$pkg")" != "$(pinned "$pkg")" ]; then
 		echo "after npm ci, $pkg is $(installed "$pkg"), want $(pinned "$pkg")" >&2
 		exit 1
 	fi
 done
-echo "peers installed: @playwright/mcp $(installed @playwright/mcp), chrome-devtools-mcp $(installed chrome-devtools-mcp), @modelcontextprotocol/sdk $(installed @modelcontextprotocol/sdk)" >&2
+echo "peers installed: @playwright/mcp $(installed @playwright/mcp), chrome-devtools-mcp $(installed chrome-devtools-mcp), @modelcontextprotocol/sdk $(installed @modelcontextprotocol/sdk), playwright-core $(installed playwright-core)" >&2

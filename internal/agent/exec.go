@@ -127,45 +127,11 @@ func RunExec(ctx context.Context, s *mcpclient.Session, opts ExecOptions) *Outco
 	defer srv.Close()
 	mcpURL := "http://" + ln.Addr().String() + "/mcp"
 
-	var stdout boundedBuffer
-	stdout.limit = MaxAnswerBytes
-	var stderr tailBuffer
-	stderr.limit = stderrTail
-	cmd := exec.Command("sh", "-c", opts.Command)
-	cmd.Dir = opts.Dir
-	cmd.Env = execEnv(opts, mcpURL, p.usageFile)
-	cmd.Stdin = nil
-	cmd.Stdout = &stdout
-	if opts.Stderr != nil {
-		cmd.Stderr = io.MultiWriter(&stderr, opts.Stderr)
-	} else {
-		cmd.Stderr = &stderr
-	}
-	ownGroup(cmd)
-	// Without a WaitDelay, a grandchild that keeps stdout open would hold
-	// Wait forever after the group is killed.
-	cmd.WaitDelay = killGrace
+	cmd, stdout, stderr := agentCommand(opts, mcpURL, p.usageFile)
 	if err := cmd.Start(); err != nil {
 		return out.stop(StopError, fmt.Errorf("agent: start %q: %w", opts.Command, err))
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-
-	var waitErr error
-	select {
-	case waitErr = <-done:
-		// Whatever it left behind in its group goes with it.
-		killGroup(cmd)
-	case <-runCtx.Done():
-		terminateGroup(cmd)
-		select {
-		case waitErr = <-done:
-		case <-time.After(killGrace):
-			killGroup(cmd)
-			waitErr = <-done
-		}
-		killGroup(cmd)
-	}
+	waitErr := waitAgent(runCtx, cmd)
 	// No call is in flight past this point, and none can start.
 	p.close()
 
@@ -173,15 +139,7 @@ func RunExec(ctx context.Context, s *mcpclient.Session, opts ExecOptions) *Outco
 	// into reports.
 	secrets := envSecrets(opts.Env)
 	out.Answer = llm.Redact(stdout.answer(), secrets...)
-	if u, ok, err := readUsage(p.usageFile); err != nil {
-		p.setStop(StopError, err)
-	} else if ok {
-		if usage, usd, err := p.reported(u); err != nil {
-			p.setStop(StopError, err)
-		} else if err := opts.Budget.ChargeReported(usage, usd); err != nil {
-			p.setStop(StopBudget, err)
-		}
-	}
+	p.chargeFinalUsage()
 	out.Usage = opts.Budget.Usage()
 	out.USD = opts.Budget.USD()
 
@@ -206,6 +164,53 @@ func RunExec(ctx context.Context, s *mcpclient.Session, opts ExecOptions) *Outco
 	}
 	out.Stop = StopAnswer
 	return out
+}
+
+// agentCommand is the agent's command, not yet started, in a process group
+// of its own, with its stdout bounded and the tail of its stderr kept.
+func agentCommand(opts ExecOptions, mcpURL, usageFile string) (*exec.Cmd, *boundedBuffer, *tailBuffer) {
+	stdout := &boundedBuffer{limit: MaxAnswerBytes}
+	stderr := &tailBuffer{limit: stderrTail}
+	cmd := exec.Command("sh", "-c", opts.Command)
+	cmd.Dir = opts.Dir
+	cmd.Env = execEnv(opts, mcpURL, usageFile)
+	cmd.Stdin = nil
+	cmd.Stdout = stdout
+	if opts.Stderr != nil {
+		cmd.Stderr = io.MultiWriter(stderr, opts.Stderr)
+	} else {
+		cmd.Stderr = stderr
+	}
+	ownGroup(cmd)
+	// Without a WaitDelay, a grandchild that keeps stdout open would hold
+	// Wait forever after the group is killed.
+	cmd.WaitDelay = killGrace
+	return cmd, stdout, stderr
+}
+
+// waitAgent waits for the started agent to exit, or for runCtx to end and
+// then ends it: SIGTERM, and SIGKILL after killGrace. Either way nothing of
+// its process group is left running.
+func waitAgent(runCtx context.Context, cmd *exec.Cmd) error {
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+
+	var waitErr error
+	select {
+	case waitErr = <-done:
+		// Whatever it left behind in its group goes with it.
+		killGroup(cmd)
+	case <-runCtx.Done():
+		terminateGroup(cmd)
+		select {
+		case waitErr = <-done:
+		case <-time.After(killGrace):
+			killGroup(cmd)
+			waitErr = <-done
+		}
+		killGroup(cmd)
+	}
+	return waitErr
 }
 
 // execEnv is the agent's environment: the base one without any variable
@@ -383,6 +388,21 @@ func (p *execProxy) checkUsage(u ExecUsage) error {
 		return &llm.BudgetExceededError{Cap: llm.CapMaxUSD, Limit: p.opts.Budget.Caps().MaxUSD, Seen: usd}
 	}
 	return nil
+}
+
+// chargeFinalUsage charges the usage the agent last reported to the
+// budget once it is done; a report that cannot be read or priced, or that
+// passes a cap, stops the run.
+func (p *execProxy) chargeFinalUsage() {
+	if u, ok, err := readUsage(p.usageFile); err != nil {
+		p.setStop(StopError, err)
+	} else if ok {
+		if usage, usd, err := p.reported(u); err != nil {
+			p.setStop(StopError, err)
+		} else if err := p.opts.Budget.ChargeReported(usage, usd); err != nil {
+			p.setStop(StopBudget, err)
+		}
+	}
 }
 
 // readUsage reads the usage file; ok is false when the agent wrote none.

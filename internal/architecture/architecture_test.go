@@ -1,6 +1,7 @@
 package architecture
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -35,7 +36,8 @@ var neverImports = map[string][]string{
 	"internal/suite":               {"*", "-internal/contract", "-internal/problem"},
 	"internal/browser":             {"*", "-internal/cdpconn", "-internal/lockfile"},
 	"internal/lockfile":            {"*"},
-	"internal/report":              {"*", "-internal/contract", "-internal/problem"},
+	"internal/stats":               {"*"},
+	"internal/report":              {"*", "-internal/contract", "-internal/problem", "-internal/stats"},
 	"internal/agent":               {"internal/contract", "internal/judge", "internal/phash"},
 	"internal/nullagent":           {"internal/judge", "internal/phash", "internal/runner"},
 	"internal/llm":                 {"internal/contract", "internal/judge", "internal/phash"},
@@ -221,5 +223,125 @@ func TestOnlyTheCLITouchesTheProcess(t *testing.T) {
 		for _, touch := range p.touches {
 			t.Errorf("%s: only internal/cli exits, reads the arguments or environment, or writes to the standard streams; libraries take them from the caller", touch)
 		}
+	}
+}
+
+// testDouble tells a package that stands in for another in tests: its
+// name ends in "test" or "fake" (agenttest, reporttest, llmfake).
+func testDouble(pkgPath string) bool {
+	name := pkgPath[strings.LastIndex(pkgPath, "/")+1:]
+	return strings.HasSuffix(name, "test") || strings.HasSuffix(name, "fake")
+}
+
+// TestProductionNeverImportsTestDoubles: a test double in the binary would
+// answer for a real part; only tests (and other doubles) may use them.
+func TestProductionNeverImportsTestDoubles(t *testing.T) {
+	pkgs := load(t, "../..")
+	doubles := 0
+	for name := range pkgs {
+		if testDouble(name) {
+			doubles++
+		}
+	}
+	if doubles == 0 {
+		t.Fatal("found no test doubles (packages named *test or *fake); has the naming changed?")
+	}
+	for name, p := range pkgs {
+		if testDouble(name) {
+			continue
+		}
+		for _, imp := range p.imports {
+			if testDouble(imp) {
+				t.Errorf("%s imports the test double %s; only tests may", name, imp)
+			}
+		}
+	}
+}
+
+// The budget of one function of production code: at most maxFuncLines
+// lines and a cyclomatic complexity of at most maxComplexity (one, plus
+// one for each if, for, range, case, select case, && and ||). Past those,
+// a function holds more than one idea and its reader more than one
+// screen; k6 keeps the same limits (80 and 25) with golangci-lint's funlen
+// and gocyclo. Tests, test doubles and the judge's JavaScript are not
+// counted.
+const (
+	maxFuncLines  = 80
+	maxComplexity = 25
+)
+
+// complexity is the cyclomatic complexity of a function body, counted as
+// gocyclo counts it.
+func complexity(body *ast.BlockStmt) int {
+	c := 1
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false // a closure is its own function
+		case *ast.IfStmt, *ast.ForStmt, *ast.RangeStmt:
+			c++
+		case *ast.CaseClause:
+			if n.List != nil {
+				c++
+			}
+		case *ast.CommClause:
+			if n.Comm != nil {
+				c++
+			}
+		case *ast.BinaryExpr:
+			if n.Op == token.LAND || n.Op == token.LOR {
+				c++
+			}
+		}
+		return true
+	})
+	return c
+}
+
+func TestFunctionBudget(t *testing.T) {
+	fset := token.NewFileSet()
+	var over []string
+	err := filepath.WalkDir("../..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name := d.Name(); path != "../.." && (strings.HasPrefix(name, ".") || name == "testdata" || name == "node_modules") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") || testDouble(filepath.ToSlash(filepath.Dir(path))) {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		check := func(name string, body *ast.BlockStmt) {
+			if body == nil {
+				return
+			}
+			lines := fset.Position(body.Rbrace).Line - fset.Position(body.Lbrace).Line + 1
+			if c := complexity(body); lines > maxFuncLines || c > maxComplexity {
+				over = append(over, fmt.Sprintf("%s: %s: %d lines, complexity %d", fset.Position(body.Lbrace), name, lines, c))
+			}
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncDecl:
+				check(n.Name.Name, n.Body)
+			case *ast.FuncLit:
+				check("a function literal", n.Body)
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range over {
+		t.Errorf("%s: over the budget of %d lines and complexity %d; split it", o, maxFuncLines, maxComplexity)
 	}
 }

@@ -157,8 +157,8 @@ func TestForgingAgentIsNeverAPass(t *testing.T) {
 			rep.Settings.Trust, res.Trust, res.Outcome)
 	}
 	// The forgery worked: every clause held. That is what the label is for.
-	if res.FailedPostcondition != "" {
-		t.Errorf("failed clause %s: the forgery was meant to satisfy the contract", res.FailedPostcondition)
+	if res.Failed != nil {
+		t.Errorf("failed clause %s: the forgery was meant to satisfy the contract", res.Failed.String())
 	}
 	if s := report.Summarize(rep); s.Passed != 0 {
 		t.Errorf("summary counts %d passed, want 0", s.Passed)
@@ -177,6 +177,86 @@ func TestForgingAgentIsNeverAPass(t *testing.T) {
 	r = runE2E(t, agentEnv(), "run", "--suite", suiteDir, "--agent", "exec", "--agent-cmd", cmd, "--task", task, "--out", out)
 	if hasLine(r.stdout, task+": passed") || strings.Contains(r.stdout, "tainted") {
 		t.Errorf("without --agent-cdp the forging agent must fail, got %s", r)
+	}
+}
+
+// The CDP-native example drives the browser with Playwright over
+// CONTRACTBENCH_CDP_URL and does task-09 for real, searching Wikipedia:
+// the contract holds, as it does for the forging agent on the same task.
+// Its run is still labelled, its one number is how often the contract
+// held, on a line of its own in stdout, every report and the board, never
+// a pass, and the gate fails.
+func TestPlaywrightAgentIsLabelledNotScored(t *testing.T) {
+	t.Parallel()
+	needTool(t, "node", "make peers installs it")
+	if _, err := os.Stat("../../node_modules/playwright-core/package.json"); err != nil && os.Getenv("CI") == "" {
+		t.Skip("playwright-core is not installed (make peers); CI installs it and runs this test")
+	}
+	const (
+		task = "task-09-wikipedia-speed-of-light"
+		held = "contract held 1 / 1 (unrestricted: the agent could write the evidence)"
+	)
+	out := t.TempDir()
+	r := runE2E(t, agentEnv(), "run", "--suite", suiteDir, "--agent", "exec", "--agent-cdp",
+		"--agent-cmd", "node "+examplesDir+"/playwright-cdp-agent.mjs", "--task", task, "--gate", "--out", out)
+	if r.code != ExitFailed {
+		t.Errorf("exit %d, want %d", r.code, ExitFailed)
+	}
+	for _, line := range []string{
+		task + ": tainted | trust: unrestricted agent",
+		held,
+		"  run: trust: unrestricted agent: " + report.UnrestrictedNote,
+	} {
+		if !hasLine(r.stdout, line) {
+			t.Errorf("stdout lacks the line %q:\n%s", line, r)
+		}
+	}
+	if !strings.Contains(r.stdout, "\ngate: FAILED") {
+		t.Errorf("the gate did not fail:\n%s", r)
+	}
+
+	rep := readReport(t, out)
+	res := rep.Results[0]
+	if res.Outcome != report.OutcomeTainted || res.Trust != report.TrustUnrestricted || res.Failed != nil {
+		t.Errorf("result: %s, trust %q, failed clause %s; want tainted, unrestricted, none (%s)", res.Outcome, res.Trust, res.Failed.String(), res.Reason)
+	}
+	// Playwright, not the harness's tools, drove the browser, and the
+	// judge saw the search it made.
+	const answer = "The speed of light in vacuum is exactly 299,792,458 metres per second."
+	if len(res.Calls) != 0 || res.Answer != answer {
+		t.Errorf("%d tool calls, answer %q; want none and %q", len(res.Calls), res.Answer, answer)
+	}
+	if obs := res.Observation; obs == nil || len(report.TamperSignals(obs)) != 0 {
+		t.Errorf("observation %v: want one with no tamper signal, the page was loaded", obs != nil)
+	}
+	s := report.Summarize(rep)
+	if s.Passed != 0 || s.Held == nil || s.Held.String() != held || s.PassK != nil || s.Detectable != nil {
+		t.Errorf("summary: passed %d, held %v, pass_k %v, detectable %v; want 0, %q and neither", s.Passed, s.Held, s.PassK, s.Detectable, held)
+	}
+	for _, view := range []struct{ file, want string }{
+		{"*.md", "## Unrestricted agent\n\n**" + held + "**\n"},
+		{"*.html", `<p class="held">` + held + `</p>`},
+		{"junit.xml", `<property name="contract_held" value="` + held + `">`},
+	} {
+		if got := readFile(t, out, view.file); !strings.Contains(got, view.want) {
+			t.Errorf("%s lacks %q", view.file, view.want)
+		}
+	}
+
+	jsons, err := filepath.Glob(filepath.Join(out, "*.json"))
+	if err != nil || len(jsons) != 1 {
+		t.Fatalf("want one JSON report, found %q (%v)", jsons, err)
+	}
+	page := filepath.Join(t.TempDir(), "board.html")
+	if b := run(t, nil, "board", "-o", page, jsons[0]); b.code != ExitOK {
+		t.Fatalf("board: %s", b)
+	}
+	board, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(board), `<td class="held">`+held+`</td>`) || strings.Contains(string(board), `<table class="ranking">`) {
+		t.Errorf("the board does not list the run apart with %q", held)
 	}
 }
 

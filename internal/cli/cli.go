@@ -24,6 +24,8 @@ func commands() []command {
 		compareCommand,
 		mergeCommand,
 		showCommand,
+		diffCommand,
+		boardCommand,
 		judgeCommand,
 		regradeCommand,
 		validateCommand,
@@ -131,6 +133,28 @@ func parse(fs *flag.FlagSet, args []string) error {
 		return err // the flag package has printed the usage
 	default:
 		return usagef("%s: %v (run contractbench %s --help)", fs.Name(), err, fs.Name())
+	}
+}
+
+// parseArgs parses flags that may come before, between or after the
+// positional arguments (board a.json b.json -o board.html), and returns
+// those arguments: the flag package stops at the first argument that is
+// not a flag, so parsing resumes after each; after "--" every argument is
+// positional.
+func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	var out []string
+	for rest := args; ; {
+		if err := parse(fs, rest); err != nil {
+			return nil, err
+		}
+		left := fs.Args()
+		if len(left) == 0 {
+			return out, nil
+		}
+		if n := len(rest) - len(left); n > 0 && rest[n-1] == "--" {
+			return append(out, left...), nil
+		}
+		out, rest = append(out, left[0]), left[1:]
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"contractbench/internal/llm"
 	"contractbench/internal/report"
 	"contractbench/internal/runner"
 )
@@ -36,7 +37,7 @@ the default replay agent each server replays its own reference transcripts
 
 func runCompare(st *State, args []string) error {
 	fs := newFlags(st, "contractbench compare [--server a,b,c] [flags]", compareHelp)
-	var f runFlags
+	f := runFlags{web: string(runner.WebReplay), repeat: 1}
 	fs.StringVar(&f.suiteDir, "suite", defaultSuite, "suite folder")
 	fs.Var(&f.tasks, "task", "task id or number prefix (repeatable; default all)")
 	list := fs.String("server", "builtin,playwright,chrome-devtools", "comma-separated servers to compare")
@@ -47,74 +48,100 @@ func runCompare(st *State, args []string) error {
 	fs.BoolVar(&f.agentCDP, "agent-cdp", false, "with --agent exec: also give the agent raw CDP; every verdict is then labelled unrestricted")
 	fs.IntVar(&f.parallel, "j", 1, "tasks run in parallel (workers), each worker with a browser of its own")
 	out := fs.String("out", "", "report folder (default <suite>/reports)")
-	fs.StringVar(&f.runOptions.trace, "trace", "auto", traceUsage)
+	fs.StringVar(&f.trace, "trace", "auto", traceUsage)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usagef("compare: unexpected argument %q", fs.Arg(0))
 	}
-	if f.agent != "replay" && f.agent != "mock" && f.agent != agentReference && f.agent != agentExec {
+	if err := f.resolve(fs); err != nil {
+		return err
+	}
+	if f.agent != llm.NameReplay && f.agent != agentReference && f.agent != agentExec {
 		return usagef("compare: --agent %s: compare replays recordings or plays references; run paid agents with run --server", f.agent)
 	}
-	names := strings.Split(*list, ",")
-	f.runOptions.tasks, f.runOptions.web = f.tasks, runner.WebReplay
-	// Check every server's inputs before running any.
-	cfgs := make([]*runner.Config, len(names))
-	pageTools := make([][]string, len(names))
-	for i, name := range names {
-		o := f.runOptions
-		o.server = strings.TrimSpace(name)
-		cfg, server, err := loadRun(st, o)
+	ls, err := loadSuite(f.suiteDir, f.serversFile)
+	if err != nil {
+		return err
+	}
+	// Every server's plan is made, and so every input checked, before
+	// any runs.
+	var plans []*runner.Plan
+	var pageTools [][]string
+	for _, name := range strings.Split(*list, ",") {
+		plan, tools, err := serverPlan(st, f, ls, strings.TrimSpace(name))
 		if err != nil {
 			return err
 		}
-		if err := chooseAgent(st, cfg, server, o); err != nil {
-			return err
-		}
-		cfgs[i], pageTools[i] = cfg, server.PageTools()
+		plans, pageTools = append(plans, plan), append(pageTools, tools)
 	}
 	dir := *out
 	if dir == "" {
-		dir = cfgs[0].Suite.ReportsDir()
+		dir = ls.ReportsDir()
 	}
-	sha := gitSHA(st, cfgs[0].Suite.Dir)
 	if err := report.CheckDir(dir); err != nil {
 		return usagef("--out: %v", err)
 	}
+	rows, runs, err := compareRuns(st, dir, plans, pageTools)
+	if err != nil {
+		return err
+	}
+	return writeComparison(st, dir, *base, rows, runs)
+}
+
+// serverPlan is the plan of the compared run on server, with the tools
+// the server reads pages with.
+func serverPlan(st *State, f runFlags, ls *loadedSuite, server string) (*runner.Plan, []string, error) {
+	f.server = server
+	profile, _, err := serverProfile(ls.servers, ls.serversFile, server)
+	if err != nil {
+		return nil, nil, err
+	}
+	plan, err := newPlan(st, &f, ls)
+	return plan, profile.PageTools(), err
+}
+
+// compareRuns runs each plan in turn and writes its report, and a
+// junit.xml with a testsuite for each server run so far; it returns each
+// server's row of the comparison and its run.
+func compareRuns(st *State, dir string, plans []*runner.Plan, pageTools [][]string) ([]report.ServerRow, []report.ServerRun, error) {
 	var rows []report.ServerRow
 	var runs []report.ServerRun
-	var allRuns []*report.Run
-	for i, cfg := range cfgs {
-		fmt.Fprintf(st.Stderr, "server %s:\n", cfg.Settings.Server)
-		run, err := execute(st, cfg)
-		if err != nil {
-			return err
-		}
-		run.GitSHA = sha
+	var all []*report.Run
+	for i, plan := range plans {
+		server := plan.Settings().Server
+		fmt.Fprintf(st.Stderr, "server %s:\n", server)
+		run := execute(st, plan, runner.Hooks{})
 		paths, err := report.WriteFiles(dir, report.BaseName(run), run)
 		if err != nil {
-			return fmt.Errorf("write report: %w", err)
+			return nil, nil, fmt.Errorf("write report: %w", err)
 		}
-		allRuns = append(allRuns, run)
-		// Each run's files hold its own junit.xml; this one holds every
-		// server's run so far, a testsuite each.
+		all = append(all, run)
 		var junit bytes.Buffer
-		if err := report.WriteJUnitRuns(&junit, allRuns); err != nil {
-			return err
+		if err := report.WriteJUnitRuns(&junit, all); err != nil {
+			return nil, nil, err
 		}
 		if _, err := report.WriteFile(dir, report.JUnitFile, junit.Bytes()); err != nil {
-			return fmt.Errorf("write report: %w", err)
+			return nil, nil, fmt.Errorf("write report: %w", err)
 		}
-		rows = append(rows, report.CompareRow(cfg.Settings.Server, run, pageTools[i]))
-		runs = append(runs, report.ServerRun{Server: cfg.Settings.Server, Run: run, HTMLFile: filepath.Base(paths.HTML)})
+		rows = append(rows, report.CompareRow(server, run, pageTools[i]))
+		runs = append(runs, report.ServerRun{Server: server, Run: run, HTMLFile: filepath.Base(paths.HTML)})
 		if run.Incomplete {
-			return interrupted() // execute said so
+			return nil, nil, interrupted() // execute said so
 		}
 	}
+	return rows, runs, nil
+}
+
+// writeComparison writes the comparison of the servers' runs, against the
+// base server, as Markdown (also printed) and as HTML, named by the first
+// run's commit; it fails unless every task passed on every server.
+func writeComparison(st *State, dir, base string, rows []report.ServerRow, runs []report.ServerRun) error {
+	sha := runs[0].Run.GitSHA
 	var table bytes.Buffer
 	fmt.Fprintf(&table, "# Tool servers compared (%s)\n\n", sha)
-	if err := report.WriteComparison(&table, rows, *base); err != nil {
+	if err := report.WriteComparison(&table, rows, base); err != nil {
 		return err
 	}
 	path, err := report.WriteFile(dir, sha+"-servers.md", table.Bytes())

@@ -10,6 +10,11 @@
 // arguments, or writes to the standard streams (internal/architecture
 // checks that).
 //
+// A command that runs tasks turns its flags into one runner.Plan before
+// anything starts (plan.go): the suite read once, by the code validate
+// uses, and the plan checked once, by runner.NewPlan; nothing changes it
+// after.
+//
 // Main returns the exit code instead of exiting, resolved in one place
 // (exitCode) from the error a command returns: 0 every task and gate
 // passed, 1 a task or a gate failed, 2 bad usage or a bad input file, 3 the

@@ -10,27 +10,18 @@ import (
 // agentExec plays the agent with an outside command (--agent-cmd).
 const agentExec = "exec"
 
-// execAgent returns the outside agent of o, nil for any other agent. The
-// command gets this process's whole environment: it is the user's own
-// agent, and it may need its own keys (docs/agents.md).
-func execAgent(st *State, o runOptions) (*runner.ExecAgent, error) {
-	if o.agent != agentExec {
-		switch {
-		case o.agentCmd != "":
-			return nil, usagef("--agent-cmd applies only with --agent exec")
-		case o.agentCDP:
-			return nil, usagef("--agent-cdp applies only with --agent exec")
-		}
-		return nil, nil
-	}
-	if o.agentCmd == "" {
+// execAgent returns the outside agent of --agent exec. The command gets
+// this process's whole environment: it is the user's own agent, and it may
+// need its own keys (docs/agents.md).
+func execAgent(st *State, f *runFlags) (*runner.ExecAgent, error) {
+	if f.agentCmd == "" {
 		return nil, usagef("--agent exec needs --agent-cmd 'COMMAND' (docs/agents.md)")
 	}
 	return &runner.ExecAgent{
-		Command: o.agentCmd,
+		Command: f.agentCmd,
 		Env:     st.Environ(),
-		CDP:     o.agentCDP,
-		Model:   o.model,
+		CDP:     f.agentCDP,
+		Model:   f.model,
 		Version: Version(),
 		Stderr:  &lockedWriter{w: st.Stderr},
 	}, nil

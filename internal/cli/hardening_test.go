@@ -271,8 +271,9 @@ func TestReportRescuedWhenTheFolderBreaks(t *testing.T) {
 }
 
 // A transcript recorded for another instruction cannot be replayed: the
-// result is replay_drift, and the headline says so and how to re-record,
-// not a contract failure. A gate on a selection covers the selected tasks.
+// result is replay_drift, and the headline says so and how to re-record
+// (with the run's own flags, its servers file included), not a contract
+// failure. A gate on a selection covers the selected tasks.
 func TestStaleTranscriptAndAGateOnASelection(t *testing.T) {
 	t.Parallel()
 	s := suiteCopy(t, func(_ string, spec []byte) []byte {
@@ -281,12 +282,14 @@ func TestStaleTranscriptAndAGateOnASelection(t *testing.T) {
 	writeFileT(t, filepath.Join(s, "baseline.json"), `{"expected_pass_count": 1, "tasks": ["`+task01+`"]}`)
 	transcripts := t.TempDir()
 	linkTranscripts(t, transcripts, task01)
-	r := runE2E(t, nil, "run", "--suite", s, "--transcripts", transcripts, "--out", t.TempDir())
+	serversFile := filepath.Join(t.TempDir(), "servers.yaml")
+	copyTree(t, filepath.Join(suiteDir, "..", "servers.yaml"), serversFile)
+	r := runE2E(t, nil, "run", "--suite", s, "--servers", serversFile, "--transcripts", transcripts, "--out", t.TempDir())
 	if r.code != ExitFailed {
 		t.Fatalf("want exit %d, got:\n%v", ExitFailed, r)
 	}
 	head := lineWithPrefix(r.stdout, task01+": ")
-	want := task01 + ": replay_drift | the transcript no longer matches; re-record with: contractbench record --suite " + s + " --server builtin --agent reference --task " + task01
+	want := task01 + ": replay_drift | the transcript no longer matches; re-record with: contractbench record --suite " + s + " --server builtin --servers " + serversFile + " --agent reference --task " + task01
 	if head != want {
 		t.Errorf("headline\n got %q\nwant %q", head, want)
 	}

@@ -57,15 +57,15 @@ func runJudge(st *State, args []string) error {
 	}
 	// The browser is the caller's: only the task and the suite's
 	// screenshot classes are needed.
-	s, tasks, err := loadSuite(*suiteDir, []string{*taskID})
+	ls, err := loadSuite(*suiteDir, "")
 	if err != nil {
 		return err
 	}
-	classes, err := loadClasses(s.ClassesDir())
+	tasks, err := ls.Select([]string{*taskID})
 	if err != nil {
 		return asUsage(err)
 	}
-	task := tasks[0]
+	task, classes := tasks[0], ls.classes
 	ctx, cancel := st.Context()
 	defer cancel()
 	j, err := judge.Attach(ctx, *browserURL, judge.Options{})

@@ -4,10 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
 
 	"contractbench/internal/report"
-	"contractbench/internal/runner"
 )
 
 var mergeCommand = command{
@@ -70,6 +68,14 @@ func mergedName(r *report.Run) string {
 // loadReport reads a report JSON, with the screenshots and thumbnails
 // beside it, naming the file in any error.
 func loadReport(path string) (*report.Run, error) {
+	return readRunReport(path, true)
+}
+
+// readRunReport reads a report JSON by report.ReadJSON (which upgrades
+// earlier versions), naming the file in any error, and with images the
+// screenshots and thumbnails beside it: a command that shows none (diff,
+// board) leaves them on disk rather than hold every run's in memory.
+func readRunReport(path string, images bool) (*report.Run, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, usagef("%v", err)
@@ -79,31 +85,11 @@ func loadReport(path string) (*report.Run, error) {
 	if err != nil {
 		return nil, usagef("%s: %v", path, err)
 	}
+	if !images {
+		return r, nil
+	}
 	if err := report.LoadImages(filepath.Dir(path), r); err != nil {
 		return nil, usagef("%s: %v", path, err)
 	}
 	return r, nil
-}
-
-// resumable reads the report a run resumes and returns the results to keep:
-// the finished attempts of the same question.
-func resumable(st *State, path string, cfg *runner.Config) ([]report.TaskResult, error) {
-	prior, err := loadReport(path)
-	if err != nil {
-		return nil, err
-	}
-	now := &report.Run{GitSHA: gitSHA(st, cfg.Suite.Dir), Settings: cfg.Settings, Provenance: cfg.Provenance}
-	if err := report.SameQuestion(prior, now); err != nil {
-		return nil, usagef("--resume %s: not the same run: %v", path, err)
-	}
-	if !reflect.DeepEqual(prior.Settings.Shard, now.Settings.Shard) {
-		return nil, usagef("--resume %s: it is shard %v, this run is %v", path, prior.Settings.Shard, now.Settings.Shard)
-	}
-	var keep []report.TaskResult
-	for _, res := range prior.Results {
-		if report.Finished(res) {
-			keep = append(keep, res)
-		}
-	}
-	return keep, nil
 }

@@ -2,12 +2,12 @@ package cli
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"sync"
 
 	"contractbench/internal/llm"
 	"contractbench/internal/report"
+	"contractbench/internal/runner"
 	"contractbench/internal/suite"
 	"contractbench/internal/transcript"
 )
@@ -36,7 +36,7 @@ timed out, over budget, a harness error) is never written.
 
 func runRecord(st *State, args []string) error {
 	fs := newFlags(st, "contractbench record --agent reference|anthropic|openai|exec [--task ID]... [flags]", recordHelp)
-	var f runFlags
+	f := runFlags{repeat: 1}
 	f.register(fs, agentReference, "reference, anthropic (alias claude), openai or exec (your own, --agent-cmd)")
 	out := fs.String("out", "", "transcript folder (default <suite>/transcripts/<server>)")
 	keep := fs.Bool("keep-failing", false, "also write transcripts of finished tasks whose contract failed (never over an existing transcript without --overwrite)")
@@ -47,18 +47,21 @@ func runRecord(st *State, args []string) error {
 	if fs.NArg() > 0 {
 		return usagef("record: unexpected argument %q", fs.Arg(0))
 	}
-	if f.agent == "replay" || f.agent == "mock" {
+	if err := f.resolve(fs); err != nil {
+		return err
+	}
+	if f.agent == llm.NameReplay {
 		return usagef("record: --agent %s replays transcripts; record with reference, anthropic or openai", f.agent)
 	}
-	cfg, err := newRunConfig(st, f.options())
+	ls, plan, err := planRun(st, &f)
 	if err != nil {
 		return err
 	}
 	dir := *out
 	if dir == "" {
-		dir = filepath.Join(cfg.Suite.Dir, "transcripts", f.server)
+		dir = filepath.Join(ls.Dir, "transcripts", f.server)
 	}
-	cfg.Transcripts = func(t *suite.Task, p llm.Provider) transcript.Header {
+	header := func(t *suite.Task, p llm.Provider) transcript.Header {
 		digest, _ := taskDigest(t) // the task loaded, so it has a canonical form
 		h := transcript.Header{Task: t.ID, TaskDigest: digest, Server: f.server, Created: st.Now().UTC().Truncate(1e9)}
 		switch {
@@ -73,12 +76,10 @@ func runRecord(st *State, args []string) error {
 	}
 	var mu sync.Mutex
 	var writeErrs []error
-	cfg.TaskDone = func(t *suite.Task, r *report.TaskResult, rec *transcript.Recorder) {
+	done := func(t *suite.Task, r *report.TaskResult, rec *transcript.Recorder) {
 		mu.Lock()
 		defer mu.Unlock()
 		path := filepath.Join(dir, t.ID+".jsonl")
-		_, statErr := os.Stat(path)
-		exists := statErr == nil
 		switch {
 		case rec == nil:
 			fmt.Fprintf(st.Stdout, "%s: %s: nothing recorded (%s)\n", t.ID, r.Outcome, r.Reason)
@@ -88,7 +89,7 @@ func runRecord(st *State, args []string) error {
 			// Interrupted, timed out, over budget, broken: the agent did
 			// not finish, so the recording is not a run of the task.
 			fmt.Fprintf(st.Stdout, "%s: %s: transcript not written (only a finished task is recorded)\n", t.ID, r.Outcome)
-		case !r.Outcome.Passed() && exists && !*overwrite:
+		case !r.Outcome.Passed() && fileExists(path) && !*overwrite:
 			fmt.Fprintf(st.Stdout, "%s: %s: transcript not written over the existing %s (--overwrite replaces it)\n", t.ID, r.Outcome, path)
 		default:
 			if err := rec.WriteFile(path); err != nil {
@@ -98,15 +99,12 @@ func runRecord(st *State, args []string) error {
 			fmt.Fprintf(st.Stdout, "%s: %s: wrote %s (%d calls)\n", t.ID, r.Outcome, path, r.ToolCalls)
 		}
 	}
-	run, err := execute(st, cfg)
-	if err != nil {
-		return err
-	}
-	if err := saveRecording(st, cfg, recordedArchiveDir(cfg, f.runOptions.recordTo)); err != nil {
+	run := execute(st, plan, runner.Hooks{Transcripts: header, TaskDone: done})
+	if err := saveRecording(st, plan.Recorder(), recordedArchiveDir(ls.Dir, f.recordTo)); err != nil {
 		return err
 	}
 	if len(writeErrs) > 0 {
 		return fmt.Errorf("write transcripts: %v", writeErrs)
 	}
-	return verdictOf(st, run, nil)
+	return verdictOf(st, run, report.VerdictOptions{RecordHint: f.recordHint})
 }

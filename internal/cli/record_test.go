@@ -106,8 +106,8 @@ func TestRecordWithClaude(t *testing.T) {
 		t.Fatalf("replaying the recording: want exit 0, got:\n%v", rr)
 	}
 	res := onlyResult(t, readReport(t, reportDir))
-	if res.Outcome != report.OutcomePassed || res.Drift != "" || res.USD != 0 || res.Answer != task01Answer {
+	if res.Outcome != report.OutcomePassed || res.Drift() != "" || res.USD != 0 || res.Answer != task01Answer {
 		t.Errorf("replay: outcome %s, drift %q, usd %v, answer %q; want passed, no drift, free, the recorded answer",
-			res.Outcome, res.Drift, res.USD, res.Answer)
+			res.Outcome, res.Drift(), res.USD, res.Answer)
 	}
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -10,6 +11,7 @@ import (
 
 	"contractbench/internal/contract"
 	"contractbench/internal/judge"
+	"contractbench/internal/phash"
 	"contractbench/internal/report"
 	"contractbench/internal/suite"
 )
@@ -59,13 +61,7 @@ func runRegrade(st *State, args []string) error {
 	if err != nil {
 		return usagef("regrade: %s: %v", path, err)
 	}
-	dir := *suiteDir
-	if dir == "" {
-		dir = old.Settings.Suite
-	}
-	if dir == "" {
-		dir = defaultSuite
-	}
+	dir := cmp.Or(*suiteDir, old.Settings.Suite, defaultSuite)
 	s, err := suite.Load(dir)
 	if err != nil {
 		return asUsage(err)
@@ -74,73 +70,86 @@ func runRegrade(st *State, args []string) error {
 	if err != nil {
 		return asUsage(err)
 	}
-
-	run := *old
-	run.Results = slices.Clone(old.Results)
-	reg := &report.Regraded{From: path, FromGitSHA: old.GitSHA, At: st.Now().UTC().Truncate(1e9), SuiteGitSHA: gitSHA(st, s.Dir)}
-	run.Regraded = reg
-	tasks := map[string]*suite.Task{}
-	for _, t := range s.Tasks {
-		tasks[t.ID] = t
-	}
-	for i := range run.Results {
-		res := &run.Results[i]
-		name := res.Task
-		if old.Settings.Repeat > 1 {
-			name = fmt.Sprintf("%s#%d", res.Task, res.Attempt)
-		}
-		t := tasks[res.Task]
-		switch {
-		case t == nil:
-			reg.Warnings = append(reg.Warnings, fmt.Sprintf("%s: not in the suite at %s; kept as it was", name, s.Dir))
-			continue
-		case res.Observation == nil:
-			reg.Warnings = append(reg.Warnings, fmt.Sprintf("%s: %s with no stored Observation; kept as it was", name, res.Outcome))
-			continue
-		}
-		obs := *res.Observation
-		res.Observation = &obs
-		reg.Warnings = append(reg.Warnings, missingFromObservation(name, t.Postconditions, &obs)...)
-		if file := obs.Screenshot.File; file != "" {
-			// The screenshot moves along with the report; the verdict
-			// reads only its stored hash.
-			png, err := os.ReadFile(filepath.Join(filepath.Dir(path), file))
-			if err != nil {
-				obs.Screenshot.File = ""
-				reg.Warnings = append(reg.Warnings, fmt.Sprintf("%s: screenshot %s not found beside the report; the new report has none", name, file))
-			} else {
-				obs.Screenshot.PNG = png
-			}
-		}
-		before := res.Outcome
-		regrade(res, judge.Evaluate(t.Postconditions, &obs, classes))
-		if res.Outcome != before {
-			reg.Changed++
-			fmt.Fprintf(st.Stdout, "%s: %s -> %s\n", name, before, res.Outcome)
-		}
-	}
-	for _, w := range reg.Warnings {
+	run := regraded(st, path, old, s, classes)
+	for _, w := range run.Regraded.Warnings {
 		fmt.Fprintf(st.Stderr, "regrade: warning: %s\n", w)
 	}
-
-	outDir := *out
-	if outDir == "" {
-		outDir = filepath.Join(filepath.Dir(path), "regraded")
-	}
+	outDir := cmp.Or(*out, filepath.Join(filepath.Dir(path), "regraded"))
 	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)) + "-regraded"
-	paths, err := report.WriteFiles(outDir, base, &run)
+	paths, err := report.WriteFiles(outDir, base, run)
 	if err != nil {
 		return fmt.Errorf("write report: %w", err)
 	}
 	fmt.Fprintf(st.Stdout, "regraded %d result(s) from %s; %d outcome(s) changed\nreport: %s, %s, %s\n",
-		len(run.Results), path, reg.Changed, paths.Markdown, paths.JSON, paths.JUnit)
-	err = verdictOf(st, &run, nil)
+		len(run.Results), path, run.Regraded.Changed, paths.Markdown, paths.JSON, paths.JUnit)
+	// The stored report is all there is of the run: its settings say how
+	// to record a drifted transcript again.
+	hint := func(task string) string { return recordHint(run.Settings.Suite, run.Settings.Server, "", task) }
+	err = verdictOf(st, run, report.VerdictOptions{RecordHint: hint})
 	var f1 *failedError
 	if err != nil && !errors.As(err, &f1) {
 		// A stored harness error is the old run's, not this command's.
 		return failed("")
 	}
 	return err
+}
+
+// regraded returns the run of the report at path, old, re-graded against
+// the contracts of suite s, saying so and from what; it prints each
+// changed outcome on stdout.
+func regraded(st *State, path string, old *report.Run, s *suite.Suite, classes phash.Classes) *report.Run {
+	run := *old
+	run.Results = slices.Clone(old.Results)
+	reg := &report.Regraded{From: path, FromGitSHA: old.GitSHA, At: st.Now().UTC().Truncate(1e9), SuiteGitSHA: gitSHA(st, s.Dir)}
+	run.Regraded = reg
+	for i := range run.Results {
+		res := &run.Results[i]
+		name := res.Task
+		if old.Settings.Repeat > 1 {
+			name = fmt.Sprintf("%s#%d", res.Task, res.Attempt)
+		}
+		t, ok := s.Task(res.Task)
+		switch {
+		case !ok:
+			reg.Warnings = append(reg.Warnings, fmt.Sprintf("%s: not in the suite at %s; kept as it was", name, s.Dir))
+			continue
+		case res.Observation == nil:
+			reg.Warnings = append(reg.Warnings, fmt.Sprintf("%s: %s with no stored Observation; kept as it was", name, res.Outcome))
+			continue
+		}
+		before := res.Outcome
+		reg.Warnings = append(reg.Warnings, regrade(res, name, t, classes, filepath.Dir(path))...)
+		if res.Outcome != before {
+			reg.Changed++
+			fmt.Fprintf(st.Stdout, "%s: %s -> %s\n", name, before, res.Outcome)
+		}
+	}
+	return &run
+}
+
+// regrade gives res, named name, the verdict of t's contract on its
+// stored Observation, with the screenshot stored beside the report in
+// dir, and decides its outcome again with the stored stop, taint and
+// trust, as the run decided. It returns where the verdict may differ
+// from a new run's.
+func regrade(res *report.TaskResult, name string, t *suite.Task, classes phash.Classes, dir string) []string {
+	obs := *res.Observation
+	res.Observation = &obs
+	warnings := missingFromObservation(name, t.Postconditions, &obs)
+	if file := obs.Screenshot.File; file != "" {
+		// The screenshot moves along with the report; the verdict
+		// reads only its stored hash.
+		png, err := os.ReadFile(filepath.Join(dir, file))
+		if err != nil {
+			obs.Screenshot.File = ""
+			warnings = append(warnings, fmt.Sprintf("%s: screenshot %s not found beside the report; the new report has none", name, file))
+		} else {
+			obs.Screenshot.PNG = png
+		}
+	}
+	res.SetVerdict(judge.Evaluate(t.Postconditions, &obs, classes))
+	res.Decide()
+	return warnings
 }
 
 // missingFromObservation warns of every selector, string and screenshot
@@ -166,42 +175,4 @@ func missingFromObservation(name string, pc contract.Postconditions, obs *contra
 		out = append(out, fmt.Sprintf("%s: the contract has a screenshot_class clause but the stored Observation has no screenshot hash", name))
 	}
 	return out
-}
-
-// regrade sets res's verdict to v and its outcome to what the runner
-// would have decided with v, from what the stored result says the agent
-// did: a drift or a web miss keeps its part of the reason; a stop of the
-// agent's own (timeout, budget, error) and a tool-taint keep their
-// outcome, since the contract never decided those.
-func regrade(res *report.TaskResult, v contract.Verdict) {
-	res.SetVerdict(v)
-	contractDecided := res.Outcome == report.OutcomePassed || res.Outcome == report.OutcomeFailed ||
-		res.Outcome == report.OutcomeReplayDrift ||
-		(res.Outcome == report.OutcomeTainted && res.Trust != "" && !toolTainted(res))
-	if !contractDecided {
-		return
-	}
-	var missed string
-	if len(res.WebMisses) > 0 {
-		missed = "replay misses: " + strings.Join(res.WebMisses, ", ")
-	}
-	switch {
-	case res.Drift != "" && v.Passed:
-		res.Outcome, res.Reason = report.OutcomeReplayDrift, report.JoinReasons(res.Drift, missed)
-	case res.Drift != "":
-		res.Outcome, res.Reason = report.OutcomeFailed, report.JoinReasons("contract failed; replay also drifted: "+res.Drift, missed)
-	case v.Passed:
-		res.Outcome, res.Reason = report.OutcomePassed, ""
-	default:
-		res.Outcome, res.Reason = report.OutcomeFailed, report.JoinReasons(v.Why(), missed)
-	}
-	if res.Trust != "" {
-		report.Unrestricted(res)
-	}
-}
-
-// toolTainted reports whether res was tainted by an unsafe tool call,
-// which no contract undoes.
-func toolTainted(res *report.TaskResult) bool {
-	return strings.Contains(res.Reason, "a tainted result never counts as passed")
 }

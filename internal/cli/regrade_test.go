@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"contractbench/internal/report"
 )
 
 // Regrading a run against the contracts it was judged by reproduces every
@@ -34,9 +36,9 @@ func TestRegrade(t *testing.T) {
 	}
 	for i := range old.Results {
 		o, n := old.Results[i], same.Results[i]
-		if o.Outcome != n.Outcome || o.Reason != n.Reason || o.FailedPostcondition != n.FailedPostcondition || !reflect.DeepEqual(o.Evidence, n.Evidence) {
-			t.Errorf("%s: regraded %s %q %q, was %s %q %q (or the evidence differs)", o.Task, n.Outcome, n.FailedPostcondition, n.Reason,
-				o.Outcome, o.FailedPostcondition, o.Reason)
+		if o.Outcome != n.Outcome || o.Reason != n.Reason || o.Failed.String() != n.Failed.String() || !reflect.DeepEqual(o.Evidence, n.Evidence) {
+			t.Errorf("%s: regraded %s %q %q, was %s %q %q (or the evidence differs)", o.Task, n.Outcome, n.Failed.String(), n.Reason,
+				o.Outcome, o.Failed.String(), o.Reason)
 		}
 	}
 
@@ -69,8 +71,8 @@ func TestRegrade(t *testing.T) {
 		}
 	}
 	rep := readReport(t, out)
-	if rep.Results[0].FailedPostcondition != "postconditions[5] (dom_text)" || rep.Regraded.Changed != 1 {
-		t.Errorf("task-01 regraded with failed clause %q, %d changed; want postconditions[5] (dom_text), 1", rep.Results[0].FailedPostcondition, rep.Regraded.Changed)
+	if rep.Results[0].Failed.String() != "postconditions[5] (dom_text)" || rep.Regraded.Changed != 1 {
+		t.Errorf("task-01 regraded with failed clause %q, %d changed; want postconditions[5] (dom_text), 1", rep.Results[0].Failed.String(), rep.Regraded.Changed)
 	}
 	md := readFile(t, out, "*.md")
 	if !strings.Contains(md, "- regraded: from `"+reportFile+"`") || !strings.Contains(md, "warning: task-01-example-com-title: the contract names selector") {
@@ -94,5 +96,52 @@ func TestRegradeBadInput(t *testing.T) {
 	r := run(t, nil, "regrade", bad)
 	if !strings.Contains(r.stderr, bad) || !strings.Contains(r.stderr, "surprise") {
 		t.Errorf("the error should name the file and the field, got %s", r)
+	}
+}
+
+// v1Report is a report of schema_version 1 as that version's run wrote it,
+// and v1Suite the tasks it ran (../report/testdata/v1/README.md).
+const (
+	v1Report = "../report/testdata/v1/d198bffdb656-dirty-replay-builtin-replay-5tasks-d23699a7.json"
+	v1Suite  = "../report/testdata/v1/suite"
+)
+
+// Regrading a version 1 report against the contracts it was judged by
+// keeps every outcome, reason and failed clause, and writes version 2: the
+// stop and the drift it reads from the old report decide as the runner
+// did. The stale transcript's verdict, which version 1 kept beside its
+// outcome, is cleared.
+func TestRegradeVersion1Report(t *testing.T) {
+	t.Parallel()
+	out := t.TempDir()
+	r := run(t, nil, "regrade", "--suite", v1Suite, "--out", out, v1Report)
+	if r.code != ExitFailed || !strings.Contains(r.stdout, "regraded 5 result(s) from "+v1Report+"; 0 outcome(s) changed") {
+		t.Fatalf("regrade: want exit 1 (not every result passed) and no change, got %s", r)
+	}
+	f, err := os.Open(v1Report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	old, err := report.ReadJSON(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if raw := readFile(t, out, "*.json"); !strings.HasPrefix(raw, "{\n  \"schema_version\": 2,") {
+		t.Errorf("the regraded report is not version 2: %.40q", raw)
+	}
+	regraded := readReport(t, out)
+	for i, o := range old.Results {
+		n := regraded.Results[i]
+		if n.Outcome != o.Outcome || n.Reason != o.Reason || n.Failed.String() != o.Failed.String() || n.Stop != o.Stop {
+			t.Errorf("%s: regraded %s %q, failed %q, stop %+v; was %s %q, failed %q, stop %+v", o.Task,
+				n.Outcome, n.Reason, n.Failed, n.Stop, o.Outcome, o.Reason, o.Failed, o.Stop)
+		}
+		switch {
+		case o.Stop.Stale && (n.Evidence != nil || n.Failed != nil):
+			t.Errorf("%s: a stale transcript keeps the judge's verdict of the start page", o.Task)
+		case !o.Stop.Stale && !reflect.DeepEqual(n.Evidence, o.Evidence):
+			t.Errorf("%s: the evidence changed", o.Task)
+		}
 	}
 }

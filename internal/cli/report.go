@@ -9,31 +9,31 @@ import (
 	"strings"
 	"time"
 
-	"contractbench/internal/problem"
 	"contractbench/internal/report"
 	"contractbench/internal/runner"
-	"contractbench/internal/suite"
 )
 
-// execute runs cfg with progress on stderr: a live line on a terminal,
-// plain lines otherwise.
-func execute(st *State, cfg *runner.Config) (*report.Run, error) {
+// execute runs plan with h, its progress on stderr (a live line on a
+// terminal, plain lines otherwise) and stopped by the process's
+// interrupts.
+func execute(st *State, plan *runner.Plan, h runner.Hooks) *report.Run {
+	h.Now = st.Now
 	var ctx context.Context
 	var stop func()
 	if st.Interrupts != nil {
-		ctx, cfg.Abort, stop = st.Interrupts()
+		ctx, h.Abort, stop = st.Interrupts()
 	} else {
 		ctx, stop = st.Context()
 	}
 	defer stop()
-	p := newProgress(st, len(cfg.Tasks)*cfg.Repeat)
-	cfg.Progress = p.event
-	run, err := runner.Run(ctx, cfg)
+	p := newProgress(st, plan.Pending())
+	h.Progress = p.event
+	run := runner.Run(ctx, plan, h)
 	p.finish()
-	if run != nil && run.Incomplete {
+	if run.Incomplete {
 		fmt.Fprintln(st.Stderr, "interrupted: the report is marked incomplete")
 	}
-	return run, err
+	return run
 }
 
 // writeReport prints the Markdown table and writes the report files, named
@@ -67,14 +67,11 @@ func writeReport(st *State, dir string, run *report.Run) error {
 }
 
 // verdictOf prints the verdict lines of run (report.WriteVerdicts), with
-// the gate of baseline when it is not nil, and returns the command's
+// the gate of opts.Baseline when it is not nil, and returns the command's
 // error: nil only when everything passed.
-func verdictOf(st *State, run *report.Run, baseline *report.Baseline) error {
-	hint := func(task string) string {
-		return recordHint(runOptions{suiteDir: run.Settings.Suite, server: run.Settings.Server}, task)
-	}
+func verdictOf(st *State, run *report.Run, opts report.VerdictOptions) error {
 	// A failed write to stdout does not change what the run decided.
-	v, _ := report.WriteVerdicts(st.Stdout, run, report.VerdictOptions{Baseline: baseline, RecordHint: hint})
+	v, _ := report.WriteVerdicts(st.Stdout, run, opts)
 	switch {
 	case v.GateFailed:
 		return failed("gate failed")
@@ -86,27 +83,6 @@ func verdictOf(st *State, run *report.Run, baseline *report.Baseline) error {
 		return failed("")
 	}
 	return nil
-}
-
-// loadBaseline loads the suite's baseline and checks that every task it
-// names is in the suite: a gate on a task that cannot run would fail every
-// run, so it is an input error up front.
-func loadBaseline(s *suite.Suite) (*report.Baseline, error) {
-	b, err := report.LoadBaseline(s.BaselineFile())
-	if err != nil {
-		return nil, asUsage(err)
-	}
-	var problems problem.List
-	for i, t := range b.Tasks {
-		if _, ok := s.Task(t); !ok {
-			problems = append(problems, problem.Problem{File: s.BaselineFile(), Path: fmt.Sprintf("tasks[%d]", i),
-				Msg: fmt.Sprintf("%q is not a task of the suite (%s)", t, s.TasksDir())})
-		}
-	}
-	if len(problems) > 0 {
-		return nil, asUsage(problems)
-	}
-	return b, nil
 }
 
 // gitSHA names the report: the short commit of the tree dir is in, with

@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"flag"
-
 	"contractbench/internal/report"
 	"contractbench/internal/runner"
 )
@@ -71,40 +69,6 @@ gate failed; 2 bad usage or input file; 3 a task ended in a harness error;
 // traceUsage documents --trace for run and compare.
 const traceUsage = "thumbnails of the page after each tool call, taken by the judge: auto (on up to 20 task attempts, else failed), on, failed (kept for results that did not pass) or off"
 
-// runFlags are the flags run and record share.
-type runFlags struct {
-	runOptions
-	tasks  stringList
-	web    string
-	prices stringList
-}
-
-// register adds the shared flags to fs; the agent flag gets its default
-// and usage from the command.
-func (f *runFlags) register(fs *flag.FlagSet, agent, agentUsage string) {
-	fs.StringVar(&f.suiteDir, "suite", defaultSuite, "suite folder")
-	fs.Var(&f.tasks, "task", "task id or number prefix (repeatable; default all)")
-	fs.StringVar(&f.agent, "agent", agent, agentUsage)
-	fs.StringVar(&f.server, "server", "builtin", "MCP tool server: builtin, playwright or chrome-devtools (see --servers)")
-	fs.StringVar(&f.serversFile, "servers", "", "file describing the MCP tool servers (default: servers.yaml beside the suite folder)")
-	fs.StringVar(&f.web, "web", "replay", "replay (hermetic fixture web), live (real network) or record (live, saving an archive)")
-	fs.IntVar(&f.parallel, "j", 1, "tasks run in parallel (workers), each worker with a browser of its own")
-	fs.StringVar(&f.isolate, "isolate", "", "how tasks are kept apart: context (a browser per worker, a fresh browser context per task; the default for servers that can be confined to one) or process (a browser per task; the default for the peers)")
-	fs.StringVar(&f.model, "model", "", "model for paid agents (default: the provider's)")
-	fs.StringVar(&f.baseURL, "base-url", "", "OpenAI-compatible server URL for --agent openai")
-	fs.StringVar(&f.runOptions.recordTo, "record-to", "", "with --web record: folder the captured archive is written to (default <suite>/web-recorded)")
-	fs.StringVar(&f.agentCmd, "agent-cmd", "", "with --agent exec: the agent's command, run with sh -c for each task (docs/agents.md)")
-	fs.BoolVar(&f.agentCDP, "agent-cdp", false, "with --agent exec: also give the agent the browser's raw CDP endpoint; every verdict is then labelled unrestricted and never counts as passed")
-	fs.Var(&f.prices, "price", "price of a model missing from the table: MODEL=IN,OUT[,CACHE_READ,CACHE_WRITE] USD per million tokens (repeatable)")
-}
-
-// options returns the parsed flags as run options.
-func (f *runFlags) options() runOptions {
-	o := f.runOptions
-	o.tasks, o.web, o.prices = f.tasks, runner.Web(f.web), f.prices
-	return o
-}
-
 func runRun(st *State, args []string) error {
 	fs := newFlags(st, "contractbench run [flags]", runHelp)
 	var f runFlags
@@ -117,66 +81,47 @@ func runRun(st *State, args []string) error {
 	fs.IntVar(&f.repeat, "repeat", 1, "run every task K times (pass counts and a 95% Wilson interval)")
 	out := fs.String("out", "", "report folder (default <suite>/reports)")
 	gate := fs.Bool("gate", false, "fail unless every task of baseline.json passed")
-	fs.Var((*stringList)(&f.browserURLs), "browser-url", "DevTools endpoint of a running browser for a worker, instead of launching one (repeatable: one per worker, -j defaults to their number), or a file of them, one a line")
+	fs.Var(&f.browserURLs, "browser-url", "DevTools endpoint of a running browser for a worker, instead of launching one (repeatable: one per worker, -j defaults to their number), or a file of them, one a line")
 	fs.StringVar(&f.transcripts, "transcripts", "", "folder of transcripts to replay (default <suite>/transcripts/<server>)")
-	shard := fs.String("shard", "", "run only part I of N of the selected task attempts (I/N); merge the parts' reports with merge")
-	resume := fs.String("resume", "", "report JSON of an earlier run of the same selection: run only the attempts it lacks or that ended in a harness error, keep the rest")
-	fs.StringVar(&f.runOptions.trace, "trace", "auto", traceUsage)
+	fs.StringVar(&f.shard, "shard", "", "run only part I of N of the selected task attempts (I/N); merge the parts' reports with merge")
+	fs.StringVar(&f.resume, "resume", "", "report JSON of an earlier run of the same selection: run only the attempts it lacks or that ended in a harness error, keep the rest")
+	fs.StringVar(&f.trace, "trace", "auto", traceUsage)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usagef("run: unexpected argument %q", fs.Arg(0))
 	}
-	fs.Visit(func(fl *flag.Flag) { f.parallelSet = f.parallelSet || fl.Name == "j" })
-	if err := checkSeed(fs, f.agent); err != nil {
+	if err := f.resolve(fs); err != nil {
 		return err
 	}
-	if f.parallel < 1 || f.repeat < 1 {
-		return usagef("run: -j and --repeat must be at least 1")
-	}
-	cfg, err := newRunConfig(st, f.options())
+	ls, plan, err := planRun(st, &f)
 	if err != nil {
 		return err
 	}
-	if *shard != "" {
-		s, err := report.ParseShard(*shard)
-		if err != nil {
-			return usagef("run: --shard: %v", err)
-		}
-		cfg.Settings.Shard = &s
-	}
-	if *resume != "" {
-		if cfg.Keep, err = resumable(st, *resume, cfg); err != nil {
-			return err
-		}
-	}
-	// Load the baseline before running, so a broken one fails fast.
+	// The baseline was checked with the suite, so a broken one has failed
+	// already; a missing one fails here, before the first task.
 	var baseline *report.Baseline
 	if *gate {
-		if baseline, err = loadBaseline(cfg.Suite); err != nil {
-			return err
+		if baseline = ls.baseline; baseline == nil {
+			return usagef("--gate: the suite has no %s", ls.BaselineFile())
 		}
 	}
 	dir := *out
 	if dir == "" {
-		dir = cfg.Suite.ReportsDir()
+		dir = ls.ReportsDir()
 	}
 	// A report that cannot be written would lose the whole run (with a
 	// paid agent, real money): find out before the first task.
 	if err := report.CheckDir(dir); err != nil {
 		return usagef("--out: %v", err)
 	}
-	run, err := execute(st, cfg)
-	if err != nil {
+	run := execute(st, plan, runner.Hooks{})
+	if err := saveRecording(st, plan.Recorder(), recordedArchiveDir(ls.Dir, f.recordTo)); err != nil {
 		return err
 	}
-	if err := saveRecording(st, cfg, recordedArchiveDir(cfg, f.runOptions.recordTo)); err != nil {
-		return err
-	}
-	run.GitSHA = gitSHA(st, cfg.Suite.Dir)
 	if err := writeReport(st, dir, run); err != nil {
 		return err
 	}
-	return verdictOf(st, run, baseline)
+	return verdictOf(st, run, report.VerdictOptions{Baseline: baseline, RecordHint: f.recordHint})
 }

@@ -136,8 +136,8 @@ func testSandboxControls(t *testing.T) {
 		t.Fatalf("the controls: want exit %d, got:\n%v", ExitFailed, r)
 	}
 	for _, res := range readReport(t, out).Results {
-		if res.Outcome != report.OutcomeFailed || res.FailedPostcondition != want[res.Task] || res.Drift != "" {
-			t.Errorf("%s: %s on %q (drift %q); want failed on %q, no drift", res.Task, res.Outcome, res.FailedPostcondition, res.Drift, want[res.Task])
+		if res.Outcome != report.OutcomeFailed || res.Failed.String() != want[res.Task] || res.Drift() != "" {
+			t.Errorf("%s: %s on %q (drift %q); want failed on %q, no drift", res.Task, res.Outcome, res.Failed.String(), res.Drift(), want[res.Task])
 		}
 		line := res.Task + ": failed | failed_postcondition: " + want[res.Task]
 		if !hasLine(r.stdout, line) {
@@ -172,8 +172,8 @@ func testSandboxDoNothing(t *testing.T) {
 		t.Fatalf("want %d results, got %d", len(s.Tasks), len(rep.Results))
 	}
 	for _, res := range rep.Results {
-		if res.Outcome != report.OutcomeFailed || res.FailedPostcondition != "postconditions[0] (network)" {
-			t.Errorf("%s: %s on %q (%s); want failed on postconditions[0] (network)", res.Task, res.Outcome, res.FailedPostcondition, res.Reason)
+		if res.Outcome != report.OutcomeFailed || res.Failed.String() != "postconditions[0] (network)" {
+			t.Errorf("%s: %s on %q (%s); want failed on postconditions[0] (network)", res.Task, res.Outcome, res.Failed.String(), res.Reason)
 		}
 	}
 	if want := fmt.Sprintf("**contract-eval score: 0 / %d (0.0%%)**", len(s.Tasks)); !strings.Contains(r.stdout, want) {

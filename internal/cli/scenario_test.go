@@ -82,8 +82,8 @@ func TestReplayedSuite(t *testing.T) {
 			t.Errorf("%s: report marked incomplete", dirs[0])
 		}
 		for _, res := range rep.Results {
-			if res.Outcome != report.OutcomePassed || res.Drift != "" || len(res.WebMisses) > 0 {
-				t.Errorf("%s: outcome %s, drift %q, web misses %q; want passed with neither", res.Task, res.Outcome, res.Drift, res.WebMisses)
+			if res.Outcome != report.OutcomePassed || res.Drift() != "" || len(res.WebMisses) > 0 {
+				t.Errorf("%s: outcome %s, drift %q, web misses %q; want passed with neither", res.Task, res.Outcome, res.Drift(), res.WebMisses)
 			}
 			// --trace auto traces every step of a run of up to 20 task
 			// attempts; beyond that only the steps of tasks that did not
@@ -287,14 +287,14 @@ func TestTheContractJudges(t *testing.T) {
 			if res.Outcome != tc.wantOutcome {
 				t.Errorf("report: outcome %s, want %s (reason %q)", res.Outcome, tc.wantOutcome, res.Reason)
 			}
-			if res.FailedPostcondition != tc.wantClause {
-				t.Errorf("report: failed_postcondition %q, want %q", res.FailedPostcondition, tc.wantClause)
+			if res.Failed.String() != tc.wantClause {
+				t.Errorf("report: failed_postcondition %q, want %q", res.Failed.String(), tc.wantClause)
 			}
 			switch {
-			case tc.wantDrift == "" && res.Drift != "":
-				t.Errorf("report: drift %q, want none", res.Drift)
-			case !strings.Contains(res.Drift, tc.wantDrift):
-				t.Errorf("report: drift %q, want it to contain %q", res.Drift, tc.wantDrift)
+			case tc.wantDrift == "" && res.Drift() != "":
+				t.Errorf("report: drift %q, want none", res.Drift())
+			case !strings.Contains(res.Drift(), tc.wantDrift):
+				t.Errorf("report: drift %q, want it to contain %q", res.Drift(), tc.wantDrift)
 			}
 			if res.Observation == nil {
 				t.Fatal("report: no observation: the judge did not grade")

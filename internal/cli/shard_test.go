@@ -24,7 +24,7 @@ func verdictsOf(r *report.Run) verdicts {
 	s := report.Summarize(r)
 	v := verdicts{Outcomes: map[report.Attempt]string{}, Passed: s.Passed, Total: s.Total, Low: s.Wilson95Low, High: s.Wilson95High, NotRun: s.NotRun}
 	for _, res := range r.Results {
-		v.Outcomes[report.Attempt{Task: res.Task, Attempt: res.Attempt}] = string(res.Outcome) + " " + res.FailedPostcondition
+		v.Outcomes[report.Attempt{Task: res.Task, Attempt: res.Attempt}] = string(res.Outcome) + " " + res.Failed.String()
 	}
 	return v
 }

@@ -157,3 +157,30 @@ func TestShowServe(t *testing.T) {
 		t.Errorf("show --serve wrote %q", html)
 	}
 }
+
+// show renders a report of schema_version 1 naming the failed clauses its
+// Markdown named, and no other: not the stale transcript's, which that
+// version kept only as failed_path.
+func TestShowVersion1Report(t *testing.T) {
+	t.Parallel()
+	out := filepath.Join(t.TempDir(), "v1.html")
+	r := run(t, nil, "show", "--html", out, v1Report)
+	if r.code != ExitOK || strings.TrimSpace(r.stdout) != out {
+		t.Fatalf("show: want exit 0 and the path %s, got %s", out, r)
+	}
+	page, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, task := range []string{"task-01-example-com-title", "task-04-rfc-9110-section-9-title", "task-12-gutenberg-pride-and-prejudice",
+		"task-22-python-genindex-functools-reduce", "task-28-gutenberg-browse-frankenstein"} {
+		if !bytes.Contains(page, []byte("<h2>"+task+"</h2>")) {
+			t.Errorf("the page lacks %s", task)
+		}
+	}
+	// task-01 and task-12 failed on their URL; nothing else names a clause.
+	if n := bytes.Count(page, []byte(`<code class="failed-clause">`)); n != 2 ||
+		bytes.Count(page, []byte(`<code class="failed-clause">postconditions[0] (url)</code>`)) != 2 {
+		t.Errorf("the page names %d failed clauses, want task-01's and task-12's postconditions[0] (url)", n)
+	}
+}

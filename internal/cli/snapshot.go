@@ -1,7 +1,10 @@
 package cli
 
 import (
+	"cmp"
+	"context"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -50,7 +53,15 @@ func runSnapshot(st *State, args []string) error {
 		return usagef("snapshot: want exactly one URL, got %d arguments", fs.NArg())
 	}
 	url := fs.Arg(0)
-	profile, root, err := serverProfile(*serversFile, *suiteDir, *server)
+	var set *servers.Set
+	file := cmp.Or(*serversFile, serversFileOf(*suiteDir))
+	if *serversFile != "" || fileExists(file) {
+		var err error
+		if set, err = loadServers(file); err != nil {
+			return asUsage(err)
+		}
+	}
+	profile, root, err := serverProfile(set, file, *server)
 	if err != nil {
 		return err
 	}
@@ -80,24 +91,10 @@ func runSnapshot(st *State, args []string) error {
 	}
 	defer sess.Close()
 
-	call := func(a servers.Action, values map[string]any) (string, error) {
-		c, err := profile.Call(a, values)
-		if err != nil {
-			return "", err
-		}
-		res, err := sess.Call(ctx, c.Name, c.Args)
-		if err != nil {
-			return "", fmt.Errorf("%s: %w", c.Name, err)
-		}
-		if res.IsError {
-			return "", fmt.Errorf("%s: %s", c.Name, res.Text)
-		}
-		return res.Text, nil
-	}
-	if _, err := call(servers.ActNavigate, map[string]any{"{url}": url}); err != nil {
+	if _, err := callAction(ctx, sess, profile, servers.ActNavigate, map[string]any{"{url}": url}); err != nil {
 		return err
 	}
-	page, err := call(servers.ActRead, nil)
+	page, err := callAction(ctx, sess, profile, servers.ActRead, nil)
 	if err != nil {
 		return err
 	}
@@ -108,24 +105,57 @@ func runSnapshot(st *State, args []string) error {
 		return fmt.Errorf("reading the %s reply: %w", profile.Tool(servers.ActRead), err)
 	}
 	for _, q := range finds {
-		res, err := sess.Call(ctx, "find", []byte(fmt.Sprintf(`{"query":%s}`, strconv.Quote(q))))
-		if err != nil {
-			return fmt.Errorf("find: %w", err)
-		}
-		fmt.Fprintf(w, "\n## find %q\n%s\n", q, strings.TrimRight(res.Text, "\n"))
-		found, err := profile.Targets(res.Text)
-		if err != nil {
+		if err := printFind(ctx, w, sess, profile, q, targets); err != nil {
 			return err
 		}
-		// Links found again with their URLs replace the ones without.
-		for _, f := range found {
-			for i := range targets {
-				if targets[i].Ref == f.Ref {
-					targets[i] = f
-				}
+	}
+	printTargets(w, targets)
+	return nil
+}
+
+// callAction plays action a as the profile maps it. A tool error is an
+// error here: there is no page to print when the server did not reach it.
+func callAction(ctx context.Context, sess *mcpclient.Session, profile *servers.Profile, a servers.Action, values map[string]any) (string, error) {
+	c, err := profile.Call(a, values)
+	if err != nil {
+		return "", err
+	}
+	res, err := sess.Call(ctx, c.Name, c.Args)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", c.Name, err)
+	}
+	if res.IsError {
+		return "", fmt.Errorf("%s: %s", c.Name, res.Text)
+	}
+	return res.Text, nil
+}
+
+// printFind prints the built-in find tool's reply to query q, and puts
+// the links it finds again, now with their URLs, in place of the ones
+// without in targets.
+func printFind(ctx context.Context, w io.Writer, sess *mcpclient.Session, profile *servers.Profile, q string, targets []servers.Target) error {
+	res, err := sess.Call(ctx, "find", []byte(fmt.Sprintf(`{"query":%s}`, strconv.Quote(q))))
+	if err != nil {
+		return fmt.Errorf("find: %w", err)
+	}
+	fmt.Fprintf(w, "\n## find %q\n%s\n", q, strings.TrimRight(res.Text, "\n"))
+	found, err := profile.Targets(res.Text)
+	if err != nil {
+		return err
+	}
+	for _, f := range found {
+		for i := range targets {
+			if targets[i].Ref == f.Ref {
+				targets[i] = f
 			}
 		}
 	}
+	return nil
+}
+
+// printTargets prints each target as a reference step writes it, warning
+// where a role and name alone do not single one out.
+func printTargets(w io.Writer, targets []servers.Target) {
 	fmt.Fprintf(w, "\n## targets (%d)\n", len(targets))
 	same := map[string]int{}
 	for _, t := range targets {
@@ -142,5 +172,4 @@ func runSnapshot(st *State, args []string) error {
 		}
 		fmt.Fprintln(w)
 	}
-	return nil
 }

@@ -1,12 +1,14 @@
 package cli
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"contractbench/internal/phash"
 	"contractbench/internal/problem"
 	"contractbench/internal/report"
 	"contractbench/internal/servers"
@@ -72,32 +74,33 @@ func runValidate(st *State, args []string) error {
 // validatePath validates what is at path and returns how many files it
 // checked.
 func validatePath(path string) (int, error) {
-	// A lone transcript: well formed, finished, and not edited by hand.
-	checkTranscript := func(path string) error {
-		tr, err := readTranscript(path)
-		if err == nil {
-			if err = transcript.VerifyDigests(tr); err != nil {
-				err = problem.List{{File: path, Msg: err.Error() + " (edited after recording; re-record it)"}}
-			}
-		}
-		return err
-	}
 	fi, err := os.Stat(path)
 	if err != nil {
 		return 0, problem.List{{File: path, Msg: "cannot read: " + errors.Unwrap(err).Error()}}
 	}
 	if fi.IsDir() {
-		if _, err := os.Stat(filepath.Join(path, "archive.yaml")); err == nil {
-			return 1, validateArchive(path)
+		if fileExists(filepath.Join(path, "archive.yaml")) {
+			_, err := openArchive(path)
+			return 1, err
 		}
 		_, n, err := validateSuite(path, true)
 		return n, err
 	}
 	switch {
 	case filepath.Ext(path) == ".jsonl":
-		return 1, checkTranscript(path)
+		// A lone transcript: well formed, finished, and not edited by hand.
+		tr, err := readTranscript(path)
+		if err != nil {
+			return 1, err
+		}
+		return 1, orNil(edited(path, tr))
 	case filepath.Base(path) == "baseline.json":
-		return 1, validateBaseline(path, nil)
+		var s *suite.Suite
+		if dir := filepath.Dir(path); fileExists(filepath.Join(dir, "tasks")) {
+			s, _ = suite.Load(dir)
+		}
+		_, err := checkBaseline(path, s)
+		return 1, err
 	case filepath.Base(path) == "servers.yaml":
 		_, err := loadServers(path)
 		return 1, err
@@ -131,15 +134,41 @@ func isTaskFile(path string, data []byte) bool {
 	return false
 }
 
+// loadedSuite is a suite folder as validateSuite read it: every file of it
+// a run may use, each read once, so that what a run uses is what was
+// validated.
+type loadedSuite struct {
+	*suite.Suite
+	// archive is the fixture web (web/), baseline is baseline.json, and
+	// servers is the tool servers file (serversFile): the one beside the
+	// suite, or the one loadSuite was given. Each is nil when there is
+	// none.
+	archive     *webreplay.Archive
+	baseline    *report.Baseline
+	servers     *servers.Set
+	serversFile string
+	// transcripts holds every transcript under transcripts/<server>/, by
+	// path (as Suite.TranscriptFile names it).
+	transcripts map[string]*replayFile
+	// classes are the screenshot classes; loadSuite loads them.
+	classes phash.Classes
+}
+
+// replayFile is a transcript as read, with the digest of its bytes.
+type replayFile struct {
+	*transcript.Transcript
+	digest string
+}
+
 // validateSuite checks every file of a suite folder: its tasks (with their
 // contracts and selectors), its fixture archive, baseline.json, the tool
 // servers file beside it, every task's reference against every server that
 // file describes, and every transcript under transcripts/<server>/. With
 // drift, a transcript recorded for another version of its task is a
 // problem too; run leaves that to the replay, which reports it as
-// replay_drift. It returns the suite it loaded, with the number of files
+// replay_drift. It returns what it read, with the number of files
 // checked; the suite is not nil when the error is nil.
-func validateSuite(dir string, drift bool) (*suite.Suite, int, error) {
+func validateSuite(dir string, drift bool) (*loadedSuite, int, error) {
 	var problems problem.List
 	add := func(err error) {
 		var ps problem.List
@@ -152,33 +181,35 @@ func validateSuite(dir string, drift bool) (*suite.Suite, int, error) {
 		}
 	}
 	s, err := suite.Load(dir)
+	ls := &loadedSuite{Suite: s, serversFile: serversFileOf(dir), transcripts: map[string]*replayFile{}}
 	n := 0
 	if err != nil {
 		add(err)
 	} else {
 		n = len(s.Tasks)
 	}
-	web := filepath.Join(dir, "web")
-	if _, err := os.Stat(web); err == nil {
+	if web := filepath.Join(dir, "web"); fileExists(web) {
 		n++
-		add(validateArchive(web))
+		ls.archive, err = openArchive(web)
+		add(err)
 	}
 	if s == nil {
 		return nil, n, orNil(problems)
 	}
-	if _, err := os.Stat(s.BaselineFile()); err == nil {
+	if fileExists(s.BaselineFile()) {
 		n++
-		add(validateBaseline(s.BaselineFile(), s))
+		ls.baseline, err = checkBaseline(s.BaselineFile(), s)
+		add(err)
 	}
 	profiles := []*servers.Profile{servers.Builtin()}
-	if file := serversFileOf(dir); fileExists(file) {
+	if fileExists(ls.serversFile) {
 		n++
-		set, err := loadServers(file)
+		ls.servers, err = loadServers(ls.serversFile)
 		add(err)
-		if set != nil {
+		if ls.servers != nil {
 			profiles = profiles[:0]
-			for _, name := range set.Names() {
-				p, _ := set.Get(name)
+			for _, name := range ls.servers.Names() {
+				p, _ := ls.servers.Get(name)
 				profiles = append(profiles, p)
 			}
 		}
@@ -193,31 +224,48 @@ func validateSuite(dir string, drift bool) (*suite.Suite, int, error) {
 	files, _ := filepath.Glob(filepath.Join(dir, "transcripts", "*", "*.jsonl"))
 	for _, f := range files {
 		n++
-		tr, err := readTranscript(f)
-		if err != nil {
-			add(err)
-			continue
-		}
-		id := strings.TrimSuffix(filepath.Base(f), ".jsonl")
-		t, ok := s.Task(id)
-		switch {
-		case !ok:
-			problems = append(problems, problem.Problem{File: f, Msg: fmt.Sprintf("%s is not a task of the suite", id)})
-		case tr.Header.Task != id:
-			problems = append(problems, problem.Problem{File: f, Line: 1, Path: "task", Msg: fmt.Sprintf("%q, but the file is named for %s", tr.Header.Task, id)})
-		case drift:
-			if err := transcript.VerifyDigests(tr); err != nil {
-				problems = append(problems, problem.Problem{File: f, Msg: err.Error() + " (edited after recording; re-record it)"})
-			}
-			if digest, err := taskDigest(t); err == nil && digest != tr.Header.TaskDigest {
-				server := filepath.Base(filepath.Dir(f))
-				problems = append(problems, problem.Problem{File: f, Line: 1, Path: "task_digest",
-					Msg: fmt.Sprintf("stale: recorded for another version of what %s asks of the agent; re-record with: %s", id,
-						recordHint(runOptions{suiteDir: dir, server: server}, id))})
-			}
-		}
+		add(ls.addTranscript(f, drift))
 	}
-	return s, n, orNil(problems)
+	return ls, n, orNil(problems)
+}
+
+// addTranscript reads the suite's transcript file and checks it belongs to
+// its task; with drift, also that it was neither edited after recording nor
+// recorded for another version of the task.
+func (ls *loadedSuite) addTranscript(file string, drift bool) error {
+	tr, err := readTranscript(file)
+	if err != nil {
+		return err
+	}
+	id := strings.TrimSuffix(filepath.Base(file), ".jsonl")
+	t, ok := ls.Task(id)
+	switch {
+	case !ok:
+		return problem.List{{File: file, Msg: fmt.Sprintf("%s is not a task of the suite", id)}}
+	case tr.Header.Task != id:
+		return problem.List{{File: file, Line: 1, Path: "task", Msg: fmt.Sprintf("%q, but the file is named for %s", tr.Header.Task, id)}}
+	}
+	ls.transcripts[file] = tr
+	if !drift {
+		return nil
+	}
+	problems := edited(file, tr)
+	if digest, err := taskDigest(t); err == nil && digest != tr.Header.TaskDigest {
+		server := filepath.Base(filepath.Dir(file))
+		problems = append(problems, problem.Problem{File: file, Line: 1, Path: "task_digest",
+			Msg: fmt.Sprintf("stale: recorded for another version of what %s asks of the agent; re-record with: %s", id,
+				recordHint(ls.Dir, server, "", id))})
+	}
+	return orNil(problems)
+}
+
+// edited is the problem of a transcript a call of which was edited after
+// recording; none when no call was.
+func edited(file string, tr *replayFile) problem.List {
+	if err := transcript.VerifyDigests(tr.Transcript); err != nil {
+		return problem.List{{File: file, Msg: err.Error() + " (edited after recording; re-record it)"}}
+	}
+	return nil
 }
 
 func orNil(ps problem.List) error {
@@ -232,11 +280,15 @@ func fileExists(path string) bool {
 	return err == nil
 }
 
-// readTranscript reads a transcript and checks what makes one unusable for
-// a replay: malformed lines, and no final answer line (cut short, or a run
-// that never finished).
-func readTranscript(path string) (*transcript.Transcript, error) {
-	tr, err := transcript.ReadFile(path)
+// readTranscript reads a transcript, once, and checks what makes one
+// unusable for a replay: malformed lines, and no final answer line (cut
+// short, or a run that never finished).
+func readTranscript(path string) (*replayFile, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, problem.List{{File: path, Msg: "transcript: " + err.Error()}}
+	}
+	tr, err := transcript.Read(bytes.NewReader(data), path)
 	var pe *transcript.ParseError
 	switch {
 	case errors.As(err, &pe):
@@ -247,36 +299,31 @@ func readTranscript(path string) (*transcript.Transcript, error) {
 	if tr.Final == nil {
 		return nil, problem.List{{File: path, Line: 1 + len(tr.Calls), Msg: "ends without the final answer line: cut short, or the recorded run never finished; re-record it"}}
 	}
-	return tr, nil
+	return &replayFile{tr, sha256Of(data)}, nil
 }
 
-// validateBaseline checks a baseline file and, given its suite, that every
-// task it names is in the suite.
-func validateBaseline(path string, s *suite.Suite) error {
-	if s == nil {
-		dir := filepath.Dir(path)
-		if fileExists(filepath.Join(dir, "tasks")) {
-			var err error
-			if s, err = suite.Load(dir); err != nil {
-				s = nil
-			}
-		}
+// checkBaseline loads a baseline file and, given its suite, checks that
+// every task it names is in the suite: a gate on a task that cannot run
+// would fail every run. Its problems are located.
+func checkBaseline(path string, s *suite.Suite) (*report.Baseline, error) {
+	b, err := report.LoadBaseline(path)
+	if err != nil {
+		return nil, problem.List{{File: path, Msg: strings.TrimPrefix(err.Error(), "baseline "+path+": ")}}
 	}
 	if s == nil {
-		if _, err := report.LoadBaseline(path); err != nil {
-			return problem.List{{File: path, Msg: strings.TrimPrefix(err.Error(), "baseline "+path+": ")}}
+		return b, nil
+	}
+	var problems problem.List
+	for i, t := range b.Tasks {
+		if _, ok := s.Task(t); !ok {
+			problems = append(problems, problem.Problem{File: path, Path: fmt.Sprintf("tasks[%d]", i),
+				Msg: fmt.Sprintf("%q is not a task of the suite (%s)", t, s.TasksDir())})
 		}
-		return nil
 	}
-	_, err := loadBaseline(s)
-	var ps problem.List
-	switch {
-	case err == nil:
-		return nil
-	case errors.As(err, &ps):
-		return ps
+	if len(problems) > 0 {
+		return nil, problems
 	}
-	return problem.List{{File: path, Msg: strings.TrimPrefix(errors.Unwrap(err).Error(), "baseline "+path+": ")}}
+	return b, nil
 }
 
 // loadServers loads a tool servers file; its problems are located.
@@ -292,13 +339,13 @@ func loadServers(path string) (*servers.Set, error) {
 	return nil, problem.List{{File: path, Msg: err.Error()}}
 }
 
-// validateArchive checks a fixture archive folder.
-func validateArchive(dir string) error {
-	_, err := webreplay.Open(dir)
+// openArchive opens a fixture archive folder; its problems are located.
+func openArchive(dir string) (*webreplay.Archive, error) {
+	a, err := webreplay.Open(dir)
 	var ps problem.List
 	switch {
 	case err == nil:
-		return nil
+		return a, nil
 	case errors.As(err, &ps):
 		// The archive names files relative to its folder.
 		located := make(problem.List, len(ps))
@@ -306,8 +353,8 @@ func validateArchive(dir string) error {
 			p.File = filepath.Join(dir, p.File)
 			located[i] = p
 		}
-		return located
+		return nil, located
 	default:
-		return problem.List{{File: dir, Msg: err.Error()}}
+		return nil, problem.List{{File: dir, Msg: err.Error()}}
 	}
 }

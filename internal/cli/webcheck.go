@@ -29,19 +29,15 @@ func runWebCheck(st *State, args []string) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	cfg, err := newRunConfig(st, runOptions{
-		suiteDir: *suiteDir, tasks: tasks, agent: agentReference, server: "builtin",
-		web: runner.WebReplay, parallel: *jobs,
-	})
+	f := runFlags{suiteDir: *suiteDir, tasks: tasks, agent: agentReference, server: "builtin",
+		web: string(runner.WebReplay), parallel: *jobs, repeat: 1}
+	ls, plan, err := planRun(st, &f)
 	if err != nil {
 		return err
 	}
 	ctx, cancel := st.Context()
 	defer cancel()
-	run, err := runner.Run(ctx, cfg)
-	if err != nil {
-		return err
-	}
+	run := runner.Run(ctx, plan, runner.Hooks{Now: st.Now})
 	bad := 0
 	for _, r := range run.Results {
 		fmt.Fprintf(st.Stdout, "%s: %s\n", r.Task, r.Outcome)
@@ -70,15 +66,13 @@ func runWebCheck(st *State, args []string) error {
 			bad++
 		}
 	}
-	if cfg.Archive != nil {
-		dangling := cfg.Archive.DanglingLinks()
-		for _, l := range dangling {
-			fmt.Fprintf(st.Stdout, "DANGLING %s\n", l)
-		}
-		bad += len(dangling)
+	dangling := ls.archive.DanglingLinks()
+	for _, l := range dangling {
+		fmt.Fprintf(st.Stdout, "DANGLING %s\n", l)
 	}
+	bad += len(dangling)
 	if bad > 0 || run.Incomplete {
-		return failed("web check: %d problem(s) in %s", bad, cfg.Suite.WebDir())
+		return failed("web check: %d problem(s) in %s", bad, ls.WebDir())
 	}
 	fmt.Fprintf(st.Stdout, "ok: %d task(s), no misses, no dangling links\n", len(run.Results))
 	return nil

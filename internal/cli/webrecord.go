@@ -4,32 +4,32 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"contractbench/internal/runner"
+	"contractbench/internal/webreplay"
 )
 
 // recordedArchiveDir is where --web record writes what it captured when
 // --record-to is not given: beside the suite's hand-made web/, never over
 // it, so a capture is reviewed before it replaces the replicas.
-func recordedArchiveDir(cfg *runner.Config, recordTo string) string {
+func recordedArchiveDir(suiteDir, recordTo string) string {
 	if recordTo != "" {
 		return recordTo
 	}
-	return filepath.Join(cfg.Suite.Dir, "web-recorded")
+	return filepath.Join(suiteDir, "web-recorded")
 }
 
-// saveRecording writes what a --web record run captured, in the archive
-// format replay reads, and lists the requests the real sites did not
-// answer. It does nothing for other web modes.
-func saveRecording(st *State, cfg *runner.Config, dir string) error {
-	if cfg.Recorder == nil {
+// saveRecording writes what rec, a --web record run's recorder, captured,
+// in the archive format replay reads, and lists the requests the real
+// sites did not answer. It does nothing for other web modes (no rec).
+func saveRecording(st *State, rec *webreplay.Recorder, dir string) error {
+	if rec == nil {
 		return nil
 	}
-	archive := cfg.Recorder.Archive()
+	archive := rec.Archive()
 	if err := archive.Write(dir); err != nil {
 		return fmt.Errorf("write the recorded archive: %w", err)
 	}
 	fmt.Fprintf(st.Stdout, "recorded %d host(s) into %s\n", len(archive.Hosts()), dir)
-	for _, m := range cfg.Recorder.Misses() {
+	for _, m := range rec.Misses() {
 		fmt.Fprintf(st.Stdout, "  not recorded: %s %s: %s\n", m.Method, m.URL, m.Reason)
 	}
 	return nil

@@ -11,8 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	"contractbench/internal/runner"
-	"contractbench/internal/suite"
 	"contractbench/internal/webreplay"
 )
 
@@ -37,13 +35,12 @@ func TestSaveRecording(t *testing.T) {
 	rec.ServeHTTP(httptest.NewRecorder(), req)
 
 	suiteDir := t.TempDir()
-	cfg := &runner.Config{Suite: &suite.Suite{Dir: suiteDir}, Recorder: rec}
-	dir := recordedArchiveDir(cfg, "")
+	dir := recordedArchiveDir(suiteDir, "")
 	if want := filepath.Join(suiteDir, "web-recorded"); dir != want {
 		t.Errorf("default capture folder %s, want %s", dir, want)
 	}
 	st, stdout, _ := testState(nil)
-	if err := saveRecording(st, cfg, dir); err != nil {
+	if err := saveRecording(st, rec, dir); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(stdout.String(), "recorded 1 host(s) into "+dir) {

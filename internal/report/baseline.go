@@ -101,15 +101,15 @@ func lineAt(data []byte, off int64) int {
 // GateFailure is one reason a run does not meet its baseline.
 type GateFailure struct {
 	// Task is the covered task that failed; empty for a failure of the
-	// run as a whole (a run labelled with a Trust).
+	// run as a whole (a run with a TrustLabel).
 	Task string
 	// Attempt is the failing attempt when the task ran more than once,
 	// 0 otherwise.
 	Attempt int
 	// Outcome is the result's outcome; empty when the task did not run.
 	Outcome Outcome
-	// Clause is the failing clause ("postconditions[0] (url)"), if any.
-	Clause string
+	// Clause is the failing clause, if any.
+	Clause *Clause
 	// Evidence summarizes what the failing clause expected and saw, or
 	// gives the reason of a result that was not judged by its contract.
 	Evidence string
@@ -133,8 +133,8 @@ func (f GateFailure) String() string {
 	} else {
 		b.WriteString(string(f.Outcome))
 	}
-	if f.Clause != "" {
-		b.WriteString(" | failed_postcondition: " + f.Clause)
+	if f.Clause != nil {
+		b.WriteString(" | failed_postcondition: " + f.Clause.String())
 	}
 	if f.Evidence != "" {
 		b.WriteString(" | " + f.Evidence)
@@ -155,10 +155,10 @@ func Gate(b *Baseline, r *Run) []GateFailure {
 		byTask[res.Task] = append(byTask[res.Task], res)
 	}
 	var out []GateFailure
-	if r.Settings.Trust != "" {
+	if trust := TrustLabel(r); trust != "" {
 		// Whatever its results, a run whose agent held raw browser access
 		// proves nothing the gate protects.
-		out = append(out, GateFailure{Evidence: "trust: " + r.Settings.Trust + ": " + UnrestrictedNote})
+		out = append(out, GateFailure{Evidence: "trust: " + trust + ": " + UnrestrictedNote})
 	}
 	for _, task := range b.Tasks {
 		results := byTask[task]
@@ -167,15 +167,15 @@ func Gate(b *Baseline, r *Run) []GateFailure {
 			continue
 		}
 		for _, res := range results {
-			if res.Outcome.Passed() && res.Drift == "" {
+			if res.Outcome.Passed() && res.Drift() == "" {
 				continue
 			}
-			f := GateFailure{Task: task, Outcome: res.Outcome, Clause: res.FailedPostcondition}
+			f := GateFailure{Task: task, Outcome: res.Outcome, Clause: res.Failed}
 			if len(results) > 1 {
 				f.Attempt = res.Attempt
 			}
 			var why []string
-			if res.FailedPostcondition != "" {
+			if res.Failed != nil {
 				if ev := evidenceSummary(failingEvidence(res)); ev != "" {
 					why = append(why, ev)
 				}
@@ -183,8 +183,8 @@ func Gate(b *Baseline, r *Run) []GateFailure {
 			if res.Reason != "" {
 				why = append(why, bound(res.Reason))
 			}
-			if res.Drift != "" {
-				why = append(why, "replay drift: "+bound(res.Drift))
+			if drift := res.Drift(); drift != "" {
+				why = append(why, "replay drift: "+bound(drift))
 			}
 			f.Evidence = strings.Join(why, " | ")
 			out = append(out, f)

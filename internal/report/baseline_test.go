@@ -103,7 +103,7 @@ func TestGate(t *testing.T) {
 			run: func() *Run {
 				r := allPassed()
 				r.Results[0].Outcome = OutcomeFailed
-				r.Results[0].FailedPostcondition = "postconditions[0] (url)"
+				r.Results[0].Failed = &Clause{Path: "postconditions[0]", Kind: contract.KindURL}
 				r.Results[0].Evidence = []contract.Evidence{{
 					Path: "postconditions[0]", Kind: contract.KindURL,
 					Expected: `url matching ^https://example\.com/$`, Seen: "https://wrong.example/",
@@ -137,7 +137,7 @@ func TestGate(t *testing.T) {
 			baseline: all,
 			run: func() *Run {
 				r := allPassed()
-				r.Results[1].Drift = "call 2: response kind error, recorded ok"
+				r.Results[1].Stop = Stop{Kind: StopDrift, Error: "call 2: response kind error, recorded ok"}
 				return r
 			}(),
 			want: []string{"task-02-mdn-fetch-syntax: passed | replay drift: call 2: response kind error, recorded ok"},
@@ -183,10 +183,9 @@ func TestGateOnAJudgedObservation(t *testing.T) {
 	t.Parallel()
 	post := contract.Postconditions{&contract.URL{Pattern: `^https://example\.com/$`}}
 	v := contract.Evaluate(post, contract.Observation{URL: "https://wrong.example/"}, nil)
-	r := &Run{Results: []TaskResult{{
-		Task: "task-01-example-com-title", Attempt: 1, Outcome: OutcomeFailed,
-		FailedPostcondition: v.FailedClause(), Evidence: v.Evidence,
-	}}}
+	r := &Run{Results: []TaskResult{{Task: "task-01-example-com-title", Attempt: 1, Stop: Stop{Kind: StopAnswer}}}}
+	r.Results[0].SetVerdict(v)
+	r.Results[0].Decide()
 	fs := Gate(&Baseline{ExpectedPassCount: 1, Tasks: []string{"task-01-example-com-title"}}, r)
 	if len(fs) != 1 {
 		t.Fatalf("Gate returned %d failures, want 1: %v", len(fs), fs)

@@ -71,7 +71,7 @@ func TestComparisonHTMLGolden(t *testing.T) {
 	t.Parallel()
 	ours, peer := testRun(t), testRun(t)
 	peer.Settings.Server = "playwright"
-	peer.Results[2].Outcome, peer.Results[2].FailedPostcondition = OutcomePassed, ""
+	peer.Results[2].Outcome, peer.Results[2].Failed = OutcomePassed, nil
 	peer.Results[4].Outcome = OutcomeTimeout
 	runs := []ServerRun{
 		{Server: "builtin", Run: ours, HTMLFile: "4f2a9c1-builtin.html"},

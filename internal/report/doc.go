@@ -24,6 +24,22 @@
 // closed terminal, before the agent finished; the attempt is left out of
 // the score, like one never started). Only passed is a success.
 //
+// Decide is the one rule that gives a result its outcome and reason, from
+// what the result records: the judge's verdict, how the agent stopped
+// (Stop), the call that tainted it (Taint) and the trust label. The runner
+// and regrade both decide by it, and a view only reads what it decided.
+//
+// # Numbers
+//
+// Summarize derives every number the views give: the score, passed over
+// judged attempts with its Wilson interval; pass@k and pass^k per task and
+// overall when every task was judged at least twice; and the smallest
+// difference a comparison of runs of this size could detect, under
+// DetectablePlan. A run with a trust label (TrustLabel) has none of the
+// last two: its one number is Held, how often the contract held, which
+// every view, the verdict lines and the board give on a line of its own
+// and which never counts as a pass. docs/statistics.md defines each.
+//
 // # The baseline gate
 //
 // baseline.json names the tasks CI protects and how many of them must pass:
@@ -39,8 +55,11 @@
 //
 // # Imports
 //
-// report depends on package contract (for Evidence and Observation) and the
-// standard library only. It never imports the runner, agent, LLM or
+// report depends on package contract (for Evidence and Observation),
+// package stats (for pass@k, pass^k, the detectable difference and the
+// board's tests, so that every view shows the numbers of the one
+// implementation docs/statistics.md defines) and the standard library
+// only. It never imports the runner, agent, LLM or
 // tool-server code, never reads the environment and never prints: callers
 // pass an io.Writer or a directory.
 package report

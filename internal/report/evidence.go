@@ -31,7 +31,10 @@ func under(path, clause string) bool {
 // clause, which is what made it fail. Without a failing clause it returns
 // every failed leaf.
 func failingEvidence(res *TaskResult) []contract.Evidence {
-	clause := res.FailedPath
+	var clause string
+	if res.Failed != nil {
+		clause = res.Failed.Path
+	}
 	var failed, all []contract.Evidence
 	for _, ev := range res.Evidence {
 		if clause != "" && !under(ev.Path, clause) {
@@ -53,28 +56,13 @@ func failingEvidence(res *TaskResult) []contract.Evidence {
 // clause the verdict named (a not fails because its child held, so that
 // clause's leaves explain it even when they passed).
 func failedEvidence(res *TaskResult) []contract.Evidence {
-	clause, _ := failedClause(res)
 	var out []contract.Evidence
 	for _, ev := range res.Evidence {
-		if !ev.Passed || (clause != "" && under(ev.Path, clause)) {
+		if !ev.Passed || (res.Failed != nil && under(ev.Path, res.Failed.Path)) {
 			out = append(out, ev)
 		}
 	}
 	return out
-}
-
-// failedClause returns the path and kind of the clause the verdict named.
-// A report written before they were kept apart has only
-// failed_postcondition ("postconditions[1] (or)"), which is split.
-func failedClause(res *TaskResult) (string, contract.Kind) {
-	if res.FailedPath != "" || res.FailedPostcondition == "" {
-		return res.FailedPath, res.FailedKind
-	}
-	path, kind, ok := strings.Cut(res.FailedPostcondition, " (")
-	if !ok {
-		return path, ""
-	}
-	return path, contract.Kind(strings.TrimSuffix(kind, ")"))
 }
 
 // evidenceSummary is the one-line account of a failing clause used by the

@@ -137,8 +137,7 @@ func testRun(t testing.TB) *Run {
 
 	failed := &r.Results[2]
 	failed.Outcome = OutcomeFailed
-	failed.FailedPostcondition = "postconditions[1] (or)"
-	failed.FailedPath, failed.FailedKind = "postconditions[1]", contract.KindOr
+	failed.Failed = &Clause{Path: "postconditions[1]", Kind: contract.KindOr}
 	failed.Evidence = []contract.Evidence{
 		{Path: "postconditions[0]", Kind: contract.KindURL, Passed: true,
 			Expected: `URL matches ^https://en\.wikipedia\.org/wiki/Eiffel_Tower$`, Seen: urls[2]},
@@ -165,7 +164,6 @@ func testRun(t testing.TB) *Run {
 	drift := &r.Results[5]
 	drift.Outcome = OutcomeReplayDrift
 	drift.Reason = "call 3: args digest mismatch: recorded 9b1c…e2, got 51aa…07 (click {\"ref\":\"e14\"})"
-	drift.FailedPostcondition = ""
 	drift.Evidence = nil
 	drift.Observation.Screenshot = contract.Screenshot{PNG: tinyPNG(t, 90), PHash: "0f0f0f0f0f0f0f0f"}
 
@@ -211,7 +209,7 @@ func testRepeatRun(t testing.TB) *Run {
 				res.Evidence = nil
 			case ti == 2:
 				res.Outcome = OutcomeFailed
-				res.FailedPostcondition = "postconditions[0] (url)"
+				res.Failed = &Clause{Path: "postconditions[0]", Kind: contract.KindURL}
 				res.Evidence = []contract.Evidence{{
 					Path: "postconditions[0]", Kind: contract.KindURL, Passed: false,
 					Expected: `URL matches ^https://en\.wikipedia\.org/wiki/Eiffel_Tower$`,

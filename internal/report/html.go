@@ -30,7 +30,9 @@ import (
 var htmlFiles embed.FS
 
 var htmlTemplate = template.Must(template.New("report.tmpl").Funcs(template.FuncMap{
-	"join": strings.Join,
+	"join":    strings.Join,
+	"percent": percent,
+	"plural":  plural,
 	// bad marks a request that failed or was answered 4xx or 5xx.
 	"bad": func(e contract.NetworkEntry) bool { return e.Status == 0 || e.Status >= 400 },
 }).ParseFS(htmlFiles, "html/report.tmpl"))
@@ -46,7 +48,9 @@ const (
 )
 
 // WriteHTML writes r as one self-contained HTML page: the run's settings
-// and score, a filterable list of results, and per result the contract's
+// and score with pass@k and pass^k and the smallest detectable difference
+// (or a labelled run's contract held line, in a section of its own), a
+// filterable list of results, the pass@k table per k and per task, and per result the contract's
 // evidence as a tree, the final screenshot, the agent's answer, the
 // timeline of its tool calls with the judge's thumbnail after each, and the
 // judge's network log and dialogs. Screenshots and thumbnails are embedded
@@ -79,12 +83,23 @@ type htmlPage struct {
 	Tokens   string
 	Score    string
 	Interval string
-	Outcomes []outcomeCount
-	Tags     []string
-	Results  []htmlResult
-	Note     string
-	CSS      template.CSS
-	JS       template.JS
+	// PassKTasks pairs each task's pass@k with its pass rate, when the
+	// run has pass@k (Summary.PassK).
+	PassKTasks []htmlTaskPassK
+	Outcomes   []outcomeCount
+	Tags       []string
+	Results    []htmlResult
+	Note       string
+	Docs       string
+	HeldNote   string
+	CSS        template.CSS
+	JS         template.JS
+}
+
+// htmlTaskPassK is one task's row in the pass@k table.
+type htmlTaskPassK struct {
+	TaskPassK
+	Rate string
 }
 
 type outcomeCount struct {
@@ -147,6 +162,8 @@ func newHTMLPage(r *Run) (*htmlPage, error) {
 		Score:    percent(s.Score),
 		Interval: percent(s.Wilson95Low) + "–" + percent(s.Wilson95High),
 		Note:     ComparabilityNote,
+		Docs:     DetectableDoc,
+		HeldNote: HeldNote,
 		CSS:      template.CSS(css),
 		JS:       template.JS(js),
 	}
@@ -162,6 +179,11 @@ func newHTMLPage(r *Run) (*htmlPage, error) {
 	for _, o := range Outcomes {
 		if n := s.ByOutcome[o]; n > 0 {
 			p.Outcomes = append(p.Outcomes, outcomeCount{o, n})
+		}
+	}
+	if pk := s.PassK; pk != nil {
+		for _, t := range pk.Tasks {
+			p.PassKTasks = append(p.PassKTasks, htmlTaskPassK{t, percent(float64(t.Passed) / float64(t.Attempts))})
 		}
 	}
 	shots := screenshotURLs(r.Results)
@@ -396,15 +418,15 @@ func evidenceTree(res *TaskResult) []*evidenceNode {
 			}
 		}
 	}
-	failedPath, failedKind := failedClause(res)
+	failed := res.Failed
 	for _, n := range index {
 		if n.Leaf {
 			continue
 		}
 		switch {
-		case n.Path == failedPath:
-			n.State, n.Kind = "failed", failedKind
-		case failedPath != "" && under(failedPath, n.Path):
+		case failed != nil && n.Path == failed.Path:
+			n.State, n.Kind = "failed", failed.Kind
+		case failed != nil && under(failed.Path, n.Path):
 			n.State = "failed"
 		case n.failed == 0:
 			n.State = "passed"

@@ -6,6 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"contractbench/internal/contract"
 )
 
 // jsonReport is the JSON form: the Run's fields, schema_version first, and
@@ -30,27 +36,41 @@ func WriteJSON(w io.Writer, r *Run) error {
 }
 
 // ReadJSON decodes a Run written by WriteJSON, so a stored run can be
-// compared or re-graded. It rejects unknown fields, a schema_version other
-// than SchemaVersion and unknown outcomes. The summary is recomputed by
-// whoever needs it, never trusted from the file.
+// compared, merged or re-graded; a report of schema_version 1 is upgraded.
+// It rejects unknown fields, other schema versions and unknown outcomes.
+// The summary is recomputed by whoever needs it, never trusted from the
+// file.
 func ReadJSON(rd io.Reader) (*Run, error) {
 	var doc struct {
 		Run
+		Results []v1Result      `json:"results"`
 		Summary json.RawMessage `json:"summary"`
 	}
 	dec := json.NewDecoder(rd)
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&doc); err != nil {
+	err := dec.Decode(&doc)
+	// The decoder reads on past an unknown field, and a newer version's
+	// fields are unknown here: its version is what to name.
+	version := doc.SchemaVersion
+	if version != SchemaVersion && version != 1 && (err == nil || version != 0) {
+		return nil, fmt.Errorf("report json: schema_version: %d is not the supported %d (or 1, which is upgraded)", version, SchemaVersion)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("report json: %w", err)
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return nil, errors.New("report json: unexpected data after the report")
 	}
 	r := &doc.Run
-	if r.SchemaVersion != SchemaVersion {
-		return nil, fmt.Errorf("report json: schema_version: %d is not the supported %d", r.SchemaVersion, SchemaVersion)
-	}
-	for i, res := range r.Results {
+	r.SchemaVersion, r.Results = SchemaVersion, make([]TaskResult, len(doc.Results))
+	for i, old := range doc.Results {
+		res := &r.Results[i]
+		*res = old.TaskResult
+		if version == 1 {
+			*res = old.upgrade()
+		} else if old.FailedPostcondition != "" || old.FailedPath != "" || old.FailedKind != "" || old.Drift != "" {
+			return nil, fmt.Errorf("report json: results[%d]: failed_postcondition, failed_path, failed_kind and drift are fields of schema_version 1", i)
+		}
 		if !res.Outcome.Valid() {
 			return nil, fmt.Errorf("report json: results[%d].outcome: unknown outcome %q", i, res.Outcome)
 		}
@@ -67,4 +87,64 @@ func ReadJSON(rd io.Reader) (*Run, error) {
 		}
 	}
 	return r, nil
+}
+
+// v1Result is a result as schema_version 1 wrote it: the failed clause as a
+// string beside its path and kind, the drift in a field of its own, and the
+// rest of how the agent stopped and what tainted it only in the reason.
+type v1Result struct {
+	TaskResult
+	FailedPostcondition string        `json:"failed_postcondition,omitempty"`
+	FailedPath          string        `json:"failed_path,omitempty"`
+	FailedKind          contract.Kind `json:"failed_kind,omitempty"`
+	Drift               string        `json:"drift,omitempty"`
+}
+
+// upgrade returns the result as schema_version 2 records it, its outcome
+// and reason as written. The failed clause is the one that version's views
+// named, failed_postcondition. The stop and the taint are read back from
+// the outcome, the drift and the reason, which it wrote from them with the
+// sentences Decide still gives: the stop's words, the web misses, the
+// taint, the trust label's sentence and the tamper signals, joined by "; ".
+func (v v1Result) upgrade() TaskResult {
+	r := v.TaskResult
+	if v.FailedPostcondition != "" {
+		path, kind, _ := strings.Cut(v.FailedPostcondition, " (")
+		r.Failed = &Clause{Path: path, Kind: contract.Kind(strings.TrimSuffix(kind, ")"))}
+	}
+	rest := r.Reason
+	for _, sig := range slices.Backward(TamperSignals(r.Observation)) {
+		rest = cutReason(rest, tamperReason+sig)
+	}
+	rest = cutReason(rest, unrestrictedReason)
+	if m := v1Taint.FindStringSubmatch(rest); m != nil {
+		seq, _ := strconv.Atoi(m[2])
+		r.Taint, rest = &Taint{Seq: seq, Tool: m[3], Why: m[4]}, strings.TrimSuffix(rest, m[0])
+	}
+	rest = cutReason(rest, "replay misses: "+strings.Join(r.WebMisses, ", "))
+	r.Stop = Stop{Kind: StopAnswer}
+	switch {
+	case v.Drift != "":
+		r.Stop = Stop{Kind: StopDrift, Error: v.Drift, Stale: rest == staleReason+v.Drift}
+	case r.Outcome == OutcomeInterrupted:
+		r.Stop.Kind = StopInterrupted
+	case r.Outcome == OutcomeError:
+		r.Stop = Stop{Kind: StopError, Error: rest}
+	case r.Outcome == OutcomeTimeout || rest == timeoutReason:
+		r.Stop.Kind = StopTimeout
+	case r.Outcome == OutcomeBudgetExceeded || r.Outcome == OutcomeTainted && rest != r.Verdict().Why():
+		r.Stop = Stop{Kind: StopBudget, Error: rest}
+	}
+	return r
+}
+
+// v1Taint is a taint's sentence at the end of a version 1 reason.
+var v1Taint = regexp.MustCompile(`(^|; )call (\d+) used (.+?), which (.*): ` + taintedReason + `$`)
+
+// cutReason returns reason without last when reason ends with that part.
+func cutReason(reason, last string) string {
+	if reason == last {
+		return ""
+	}
+	return strings.TrimSuffix(reason, "; "+last)
 }

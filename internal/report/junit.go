@@ -57,7 +57,10 @@ type (
 )
 
 // WriteJUnit writes r as JUnit XML: one testsuite for the run, one testcase
-// per result, named by task (and attempt when tasks were repeated). A
+// per result, named by task (and attempt when tasks were repeated). The
+// suite's properties carry the run's settings and the numbers of its
+// Summary beside the score: pass@k and pass^k, the smallest detectable
+// difference, or a labelled run's contract_held line. A
 // failed, drifted, over-budget or tainted result carries a failure element
 // whose message is the outcome and failing clause and whose text is the
 // evidence; error and timeout carry an error element. Attempts an
@@ -129,13 +132,25 @@ func junitSuiteOf(r *Run, byServer bool) junitSuite {
 	if r.Settings.Trust != "" {
 		suite.Properties = append(suite.Properties, junitProperty{"trust", r.Settings.Trust})
 	}
+	s := Summarize(r)
+	if h := s.Held; h != nil {
+		suite.Properties = append(suite.Properties, junitProperty{"contract_held", h.String()})
+	}
+	if pk := s.PassK; pk != nil {
+		k := strconv.Itoa(pk.K)
+		suite.Properties = append(suite.Properties, junitProperty{"pass@" + k, percent(pk.At().PassAtK)},
+			junitProperty{"pass^" + k, percent(pk.At().PassHatK)})
+	}
+	if d := s.Detectable; d != nil {
+		suite.Properties = append(suite.Properties, junitProperty{"smallest_detectable_difference", d.String()})
+	}
 	for i := range r.Results {
 		res := &r.Results[i]
 		c := junitCase{Name: resultName(res, rep), Classname: name, Time: junitSeconds(res.DurationMS)}
 		switch res.Outcome {
 		case OutcomePassed:
-			if res.Drift != "" {
-				c.Failure = &junitProblem{Message: "passed with replay drift: " + bound(res.Drift), Type: "replay_drift", Text: junitDetail(res)}
+			if drift := res.Drift(); drift != "" {
+				c.Failure = &junitProblem{Message: "passed with replay drift: " + bound(drift), Type: "replay_drift", Text: junitDetail(res)}
 			}
 		case OutcomeInterrupted:
 			c.Skipped = &junitProblem{Message: "interrupted: " + bound(res.Reason)}
@@ -181,8 +196,8 @@ func junitMessage(res *TaskResult) string {
 	if res.Trust != "" {
 		msg += " | trust: " + res.Trust
 	}
-	if res.FailedPostcondition != "" {
-		msg += " | failed_postcondition: " + res.FailedPostcondition
+	if res.Failed != nil {
+		msg += " | failed_postcondition: " + res.Failed.String()
 	}
 	if res.Reason != "" {
 		msg += " | " + bound(res.Reason)
@@ -200,8 +215,8 @@ func junitDetail(res *TaskResult) string {
 		}
 	}
 	line("reason", bound(res.Reason))
-	line("replay drift", bound(res.Drift))
-	line("failed_postcondition", res.FailedPostcondition)
+	line("replay drift", bound(res.Drift()))
+	line("failed_postcondition", res.Failed.String())
 	for i, ev := range failingEvidence(res) {
 		if i == maxEvidenceItems {
 			fmt.Fprintf(&b, "(more evidence in the JSON report)\n")

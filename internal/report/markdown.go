@@ -27,10 +27,14 @@ const IncompleteBanner = "INCOMPLETE: stopped before every task ran"
 // ComparabilityNote closes the comparison footer.
 const ComparabilityNote = "contract-eval is stricter than LLM-eval; numbers are not directly comparable"
 
-// WriteMarkdown writes the human report of r: a header with the score, one
-// table row per result, pass counts per task when tasks were repeated,
-// medians, why each non-passed result failed with the failing clause's
-// evidence, and a footer comparing the score with published numbers.
+// WriteMarkdown writes the human report of r: a header with the score,
+// pass@k and pass^k when tasks were repeated, and the smallest difference
+// a run of its size can detect (or, for a run with a trust label, how
+// often the contract held, in a section of its own); one table row per
+// result; pass@k and pass^k and pass counts per task when tasks were
+// repeated; medians; why each non-passed result failed with the failing
+// clause's evidence; and a footer comparing the score with published
+// numbers.
 func WriteMarkdown(w io.Writer, r *Run) error {
 	p := &printer{w: w}
 	s := Summarize(r)
@@ -53,9 +57,11 @@ func WriteMarkdown(w io.Writer, r *Run) error {
 		p.printf("\n\n")
 	}
 	writeHeader(p, r, s)
+	writeHeld(p, s)
 	writeResults(p, r, rep)
+	writePassK(p, s)
 	if rep {
-		writeTallies(p, r)
+		writeTallies(p, r, s)
 	}
 	writeMedians(p, s)
 	writeFailures(p, r, rep)
@@ -107,6 +113,43 @@ func writeHeader(p *printer, r *Run, s Summary) {
 		s.TotalUSD, s.Tokens.Input, s.Tokens.Output, s.Tokens.CacheRead, s.Tokens.CacheWrite)
 	p.printf("\n**contract-eval score: %d / %d (%s)**, 95%% Wilson score interval %s–%s\n\n",
 		s.Passed, s.Total, percent(s.Score), percent(s.Wilson95Low), percent(s.Wilson95High))
+	if pk := s.PassK; pk != nil {
+		at := pk.At()
+		p.printf("**pass@%d %s, pass^%d %s**, the mean over %s of the chance that at least one, and that all, of %d attempts pass (by k and per task below)\n\n",
+			pk.K, percent(at.PassAtK), pk.K, percent(at.PassHatK), plural(len(pk.Tasks), "task"), pk.K)
+	}
+	if d := s.Detectable; d != nil {
+		p.printf("Smallest detectable difference: **%s**, %s (%s).\n\n", d, d.Sentence(), DetectableDoc)
+	}
+}
+
+// writeHeld gives a run with a trust label its only number, in a section
+// of its own: how often the contract held, which is never a score.
+func writeHeld(p *printer, s Summary) {
+	if s.Held == nil {
+		return
+	}
+	p.printf("## Unrestricted agent\n\n")
+	p.printf("**%s**\n\n", s.Held)
+	p.printf("%s\n\n", HeldNote)
+}
+
+// writePassK writes the suite's pass@k and pass^k for every k up to the
+// fewest attempts of any task.
+func writePassK(p *printer, s Summary) {
+	pk := s.PassK
+	if pk == nil {
+		return
+	}
+	p.printf("## pass@k and pass^k\n\n")
+	p.printf("Unbiased estimates from each task's judged attempts, averaged over the %s: pass@k is the chance that at least one of k attempts passes, pass^k that all k do (docs/statistics.md, \"Repeated attempts\").\n\n",
+		plural(len(pk.Tasks), "task"))
+	p.printf("| k | pass@k | pass^k |\n")
+	p.printf("| ---: | ---: | ---: |\n")
+	for _, v := range pk.ByK {
+		p.printf("| %d | %s | %s |\n", v.K, percent(v.PassAtK), percent(v.PassHatK))
+	}
+	p.printf("\n")
 }
 
 func writeResults(p *printer, r *Run, rep bool) {
@@ -116,8 +159,8 @@ func writeResults(p *printer, r *Run, rep bool) {
 	for i := range r.Results {
 		res := &r.Results[i]
 		failed, shot := "", ""
-		if res.FailedPostcondition != "" {
-			failed = code(res.FailedPostcondition)
+		if res.Failed != nil {
+			failed = code(res.Failed.String())
 		}
 		if obs := res.Observation; obs != nil && obs.Screenshot.File != "" {
 			shot = fmt.Sprintf("[png](%s)", obs.Screenshot.File)
@@ -133,16 +176,27 @@ func writeResults(p *printer, r *Run, rep bool) {
 	p.printf("\n")
 }
 
-// writeTallies writes the pass count of each task over its attempts, with
-// an interval that says how much those few attempts can tell.
-func writeTallies(p *printer, r *Run) {
+// writeTallies writes the pass count of each task over its judged
+// attempts, with an interval that says how much those few attempts can
+// tell, and the task's pass@k and pass^k when the run has them.
+func writeTallies(p *printer, r *Run, s Summary) {
+	pk := s.PassK
 	p.printf("## Pass counts per task\n\n")
-	p.printf("| task | passed | rate | 95%% Wilson score interval |\n")
-	p.printf("| --- | ---: | ---: | --- |\n")
-	for _, t := range tallies(r) {
+	if pk != nil {
+		p.printf("| task | passed | rate | 95%% Wilson score interval | pass@%d | pass^%d |\n", pk.K, pk.K)
+		p.printf("| --- | ---: | ---: | --- | ---: | ---: |\n")
+	} else {
+		p.printf("| task | passed | rate | 95%% Wilson score interval |\n")
+		p.printf("| --- | ---: | ---: | --- |\n")
+	}
+	for i, t := range tallies(r) {
 		lo, hi := Wilson(t.Passed, t.Attempts, Z95)
-		p.printf("| %s | %d / %d | %s | %s–%s |\n", cell(escape(t.Task)), t.Passed, t.Attempts,
+		p.printf("| %s | %d / %d | %s | %s–%s |", cell(escape(t.Task)), t.Passed, t.Attempts,
 			percent(float64(t.Passed)/float64(t.Attempts)), percent(lo), percent(hi))
+		if pk != nil {
+			p.printf(" %s | %s |", percent(pk.Tasks[i].PassAtK), percent(pk.Tasks[i].PassHatK))
+		}
+		p.printf("\n")
 	}
 	p.printf("\n")
 }
@@ -162,7 +216,7 @@ func writeFailures(p *printer, r *Run, rep bool) {
 	explained := false
 	for i := range r.Results {
 		res := &r.Results[i]
-		if res.Outcome.Passed() && res.Drift == "" {
+		if res.Outcome.Passed() && res.Drift() == "" {
 			continue
 		}
 		explained = true
@@ -170,11 +224,11 @@ func writeFailures(p *printer, r *Run, rep bool) {
 		if res.Reason != "" {
 			p.printf("- reason: %s\n", code(bound(res.Reason)))
 		}
-		if res.Drift != "" {
-			p.printf("- replay drift: %s\n", code(bound(res.Drift)))
+		if drift := res.Drift(); drift != "" {
+			p.printf("- replay drift: %s\n", code(bound(drift)))
 		}
-		if res.FailedPostcondition != "" {
-			p.printf("- failed_postcondition: %s\n", code(res.FailedPostcondition))
+		if res.Failed != nil {
+			p.printf("- failed_postcondition: %s\n", code(res.Failed.String()))
 		}
 		for j, ev := range failedEvidence(res) {
 			if j == 0 {

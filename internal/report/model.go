@@ -14,7 +14,11 @@ import (
 
 // SchemaVersion is the version of the JSON form of Run. It changes whenever
 // a field is removed or changes meaning; adding a field does not change it.
-const SchemaVersion = 1
+// Version 2 keeps the failed clause as one object (failed_clause, its path
+// and kind) instead of failed_postcondition, failed_path and failed_kind,
+// and the drift in the agent's stop instead of a field of its own; ReadJSON
+// upgrades version 1.
+const SchemaVersion = 2
 
 // Outcome is how one attempt at one task ended.
 type Outcome string
@@ -107,7 +111,9 @@ type Regraded struct {
 	Warnings []string `json:"warnings,omitempty"`
 }
 
-// Settings is what the run was asked to do.
+// Settings is what the run was asked to do, as the runner derives it from
+// the run's plan (runner.NewPlan): a description of the plan, never its
+// source.
 type Settings struct {
 	Suite  string `json:"suite"`
 	Agent  string `json:"agent"`  // replay, reference, anthropic, openai
@@ -194,11 +200,14 @@ type TaskResult struct {
 	Outcome Outcome `json:"outcome"`
 	// Reason says why the outcome is not passed when the contract alone
 	// does not: the drift, the cap that was hit, the error, the timeout.
+	// Decide gives both from what the result records.
 	Reason string `json:"reason,omitempty"`
-	// Drift is replay drift seen while the task ran although the outcome
-	// was decided by the contract (the judge still graded the final
-	// state). It is recorded so that drift is never silently tolerated.
-	Drift string `json:"drift,omitempty"`
+	// Stop is how the agent's part ended: a replay drift is recorded
+	// even when the contract decided the outcome, so that drift is never
+	// silently tolerated. Taint is the call that made the result prove
+	// nothing, if one did.
+	Stop  Stop   `json:"stop,omitzero"`
+	Taint *Taint `json:"taint,omitempty"`
 
 	DurationMS    int64   `json:"duration_ms"`
 	ToolCalls     int     `json:"tool_calls"`
@@ -206,13 +215,11 @@ type TaskResult struct {
 	Tokens        Tokens  `json:"tokens"`
 	USD           float64 `json:"usd"`
 
-	// FailedPostcondition is the first clause that did not hold, as a path
-	// and kind: "postconditions[0] (url)", for people. Empty when the
-	// contract held or was not evaluated. FailedPath and FailedKind are
-	// the same clause for programs.
-	FailedPostcondition string        `json:"failed_postcondition,omitempty"`
-	FailedPath          string        `json:"failed_path,omitempty"`
-	FailedKind          contract.Kind `json:"failed_kind,omitempty"`
+	// Failed is the clause that decided a failed verdict
+	// (contract.Verdict.FailedPath and FailedKind); nil when the contract
+	// held or its verdict does not count. Views name it as
+	// "postconditions[0] (url)".
+	Failed *Clause `json:"failed_clause,omitempty"`
 	// Unsettled says why the contract failed although it held on one of
 	// the two states the judge read (contract.Verdict.Unstable), and
 	// Undecided that the observation could not decide the failed clause.
@@ -234,7 +241,7 @@ type TaskResult struct {
 	// Calls is every tool call the agent made, in order.
 	Calls []Call `json:"calls,omitempty"`
 	// Trust is TrustUnrestricted when the agent held raw access to the
-	// browser (see Unrestricted); empty otherwise.
+	// browser; empty otherwise.
 	Trust string `json:"trust,omitempty"`
 
 	// WebMisses lists the requests the replay archive could not answer
@@ -325,17 +332,6 @@ type Thumbnail struct {
 	Error string `json:"error,omitempty"`
 }
 
-// SetVerdict records the judge's verdict on the task: its evidence and,
-// when it failed, the clause that decided it.
-func (r *TaskResult) SetVerdict(v contract.Verdict) {
-	r.Evidence = v.Evidence
-	r.FailedPostcondition, r.FailedPath, r.FailedKind = "", "", ""
-	r.Unsettled, r.Undecided = v.Unstable, v.Undecided
-	if !v.Passed {
-		r.FailedPostcondition, r.FailedPath, r.FailedKind = v.FailedClause(), v.FailedPath, v.FailedKind
-	}
-}
-
 // Provenance is what produced a run: the versions of the parts that can
 // change a result although the suite did not.
 type Provenance struct {
@@ -374,19 +370,8 @@ const TrustUnrestricted = "unrestricted agent"
 // UnrestrictedNote is what every view says beside the label.
 const UnrestrictedNote = "the agent held raw CDP access to the browser and could have written the evidence itself (page script, DOM rewriting), so no result of this run counts as passed and the gate fails (docs/agents.md)"
 
-// Unrestricted labels res TrustUnrestricted. A contract that held makes it
-// tainted, never passed, with a reason that says why.
-func Unrestricted(res *TaskResult) {
-	res.Trust = TrustUnrestricted
-	if res.Outcome == OutcomePassed {
-		res.Outcome = OutcomeTainted
-		res.Reason = JoinReasons(res.Reason, "the contract held, but the agent held raw CDP access to the browser, "+
-			"so it could have written the evidence itself: an unrestricted result never counts as passed")
-	}
-}
-
-// JoinReasons joins the non-empty parts of a result's reason with "; ".
-func JoinReasons(parts ...string) string {
+// joinReasons joins the non-empty parts of a result's reason with "; ".
+func joinReasons(parts ...string) string {
 	return strings.Join(slices.DeleteFunc(slices.Clone(parts), func(s string) bool { return s == "" }), "; ")
 }
 

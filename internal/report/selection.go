@@ -23,6 +23,10 @@ type Shard struct {
 
 func (s Shard) String() string { return strconv.Itoa(s.Index) + "/" + strconv.Itoa(s.Count) }
 
+// Holds reports whether the k-th attempt (0-based) of a selection in run
+// order is in the shard; a nil shard holds every attempt.
+func (s *Shard) Holds(k int) bool { return s == nil || k%s.Count == s.Index-1 }
+
 // ParseShard reads "I/N" with 1 <= I <= N.
 func ParseShard(v string) (Shard, error) {
 	i, n, ok := strings.Cut(v, "/")
@@ -46,7 +50,7 @@ func Attempts(s Settings) []Attempt {
 	k := 0
 	for _, task := range s.Tasks {
 		for a := 1; a <= repeat; a++ {
-			if s.Shard == nil || k%s.Shard.Count == s.Shard.Index-1 {
+			if s.Shard.Holds(k) {
 				out = append(out, Attempt{task, a})
 			}
 			k++

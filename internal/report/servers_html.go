@@ -63,7 +63,7 @@ func WriteComparisonHTML(w io.Writer, title string, runs []ServerRun, rows []Ser
 				ToolCalls:     res.ToolCalls,
 				ResponseBytes: res.ResponseBytes,
 				Duration:      seconds(float64(res.DurationMS)),
-				Failed:        res.FailedPostcondition,
+				Failed:        res.Failed.String(),
 				// HTMLFile is a plain file name (WriteFiles makes it
 				// of letters, digits, '.', '-' and '_').
 				Link: template.URL(sr.HTMLFile + "#" + resultAnchor(i)),

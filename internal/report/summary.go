@@ -40,6 +40,18 @@ type Summary struct {
 	// result.
 	TotalUSD float64 `json:"total_usd"`
 	Tokens   Tokens  `json:"tokens"`
+
+	// The numbers below are a trusted run's: a run with a trust label
+	// (TrustLabel) has Held instead, and none of them.
+
+	// PassK is pass@k and pass^k per task and overall, when every task
+	// was judged at least twice.
+	PassK *PassK `json:"pass_k,omitempty"`
+	// Detectable is the smallest difference a comparison of runs like
+	// this one could detect; nil for a run with no judged task.
+	Detectable *Detectable `json:"detectable,omitempty"`
+	// Held is how often the contract held in a labelled run.
+	Held *Held `json:"contract_held,omitempty"`
 }
 
 // Summarize computes the Summary of r.
@@ -79,6 +91,19 @@ func Summarize(r *Run) Summary {
 	s.MedianDurationMS = median(dur)
 	s.MedianToolCalls = median(calls)
 	s.MedianResponseBytes = median(bytes)
+	if trust := TrustLabel(r); trust != "" {
+		s.Held = &Held{Trust: trust, Judged: s.Total}
+		for _, res := range r.Results {
+			if res.Outcome.Judged() && res.Verdict().Passed {
+				s.Held.Held++
+			}
+		}
+		return s
+	}
+	tasks := tallies(r)
+	k := fewestAttempts(tasks)
+	s.PassK = passK(tasks, k)
+	s.Detectable = detectable(len(tasks), k)
 	return s
 }
 
@@ -127,19 +152,23 @@ func repeated(r *Run) bool {
 	return false
 }
 
-// taskTally is the pass count of one task over its attempts.
+// taskTally is the pass count of one task over its judged attempts.
 type taskTally struct {
 	Task     string
 	Passed   int
 	Attempts int
 }
 
-// tallies returns the pass count of each task, in the order tasks first
-// appear in the results.
+// tallies returns the pass count of each task with a judged attempt, in
+// the order tasks first appear in the results. Interrupted attempts are
+// left out, as the score leaves them out.
 func tallies(r *Run) []taskTally {
 	var out []taskTally
 	index := map[string]int{}
 	for _, res := range r.Results {
+		if !res.Outcome.Judged() {
+			continue
+		}
 		i, ok := index[res.Task]
 		if !ok {
 			i = len(out)

@@ -4,6 +4,8 @@ import (
 	"math"
 	"reflect"
 	"testing"
+
+	"contractbench/internal/contract"
 )
 
 func TestWilson(t *testing.T) {
@@ -80,6 +82,8 @@ func TestSummarize(t *testing.T) {
 				MedianResponseBytes: 8500,
 				TotalUSD:            10 * 0.0051,
 				Tokens:              Tokens{Input: 10*1200 + 100*45, Output: 800, CacheRead: 6000},
+				// Ten tasks cannot detect even 50% → 100% with 80% power.
+				Detectable: planned(10, 1, 0),
 			},
 		},
 		{
@@ -95,6 +99,17 @@ func TestSummarize(t *testing.T) {
 				MedianResponseBytes: 4000 + 1000*5,
 				TotalUSD:            9 * 0.031,
 				Tokens:              Tokens{Input: 9*1200 + 100*45, Output: 720, CacheRead: 5400},
+				// Passes 3, 2 and 0 of 3: pass@2 = (1 + 1 + 0)/3 since a task
+				// with one failure passes in any two attempts, pass^2 =
+				// (1 + C(2,2)/C(3,2) + 0)/3.
+				PassK: &PassK{K: 3,
+					ByK: []PassKValue{{1, 5.0 / 9, 5.0 / 9}, {2, 2.0 / 3, 4.0 / 9}, {3, 2.0 / 3, 1.0 / 3}},
+					Tasks: []TaskPassK{
+						{webvoyagerTasks[0], 3, 3, 1, 1},
+						{webvoyagerTasks[1], 2, 3, 1, 0},
+						{webvoyagerTasks[2], 0, 3, 0, 0},
+					}},
+				Detectable: planned(3, 3, 0),
 			},
 		},
 		{
@@ -104,7 +119,23 @@ func TestSummarize(t *testing.T) {
 				Incomplete: true,
 				Results:    []TaskResult{{Task: "a", Attempt: 1, Outcome: OutcomePassed}},
 			},
-			want: Summary{Tasks: 1, Total: 1, Passed: 1, Score: 1, NotRun: 5, ByOutcome: map[Outcome]int{OutcomePassed: 1}},
+			want: Summary{Tasks: 1, Total: 1, Passed: 1, Score: 1, NotRun: 5, ByOutcome: map[Outcome]int{OutcomePassed: 1},
+				Detectable: planned(1, 1, 0)},
+		},
+		{
+			name: "unrestricted agent",
+			run: &Run{
+				Settings: Settings{Tasks: []string{"a", "b"}, Repeat: 2, Trust: TrustUnrestricted},
+				Results: []TaskResult{
+					held("a", 1, OutcomeTainted), held("a", 2, OutcomeTainted), held("b", 1, OutcomeTainted),
+					{Task: "b", Attempt: 2, Outcome: OutcomeFailed, Failed: &Clause{Path: "postconditions[0]"},
+						Evidence: []contract.Evidence{{Path: "postconditions[0]"}}},
+				},
+			},
+			// No pass@k and no detectable difference: neither is a
+			// number of a labelled run.
+			want: Summary{Tasks: 2, Total: 4, NotRun: 0, ByOutcome: map[Outcome]int{OutcomeTainted: 3, OutcomeFailed: 1},
+				Held: &Held{Trust: TrustUnrestricted, Held: 3, Judged: 4}},
 		},
 		{
 			name: "empty",
@@ -123,9 +154,30 @@ func TestSummarize(t *testing.T) {
 			if math.Abs(got.Score-tc.want.Score) < 1e-12 {
 				got.Score = tc.want.Score
 			}
+			// The means over tasks are equal to the fractions above up
+			// to rounding.
+			if got.PassK != nil && tc.want.PassK != nil && len(got.PassK.ByK) == len(tc.want.PassK.ByK) {
+				for i, v := range got.PassK.ByK {
+					if w := tc.want.PassK.ByK[i]; math.Abs(v.PassAtK-w.PassAtK) < 1e-12 && math.Abs(v.PassHatK-w.PassHatK) < 1e-12 {
+						got.PassK.ByK[i] = w
+					}
+				}
+			}
 			if !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("Summarize:\n got %+v\nwant %+v", got, tc.want)
 			}
 		})
 	}
+}
+
+// planned is the Detectable of tasks judged k times each, whose smallest
+// detectable improvement is diff.
+func planned(tasks, k int, diff float64) *Detectable {
+	return &Detectable{Tasks: tasks, Repeats: k, Baseline: 0.5, Corr: 0.5, AttemptCorr: 0.5, Alpha: 0.05, Power: 0.8, Diff: diff}
+}
+
+// held is an attempt whose contract held.
+func held(task string, attempt int, o Outcome) TaskResult {
+	return TaskResult{Task: task, Attempt: attempt, Outcome: o, Trust: TrustUnrestricted,
+		Evidence: []contract.Evidence{{Path: "postconditions[0]", Passed: true}}}
 }

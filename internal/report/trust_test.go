@@ -8,32 +8,6 @@ import (
 	"contractbench/internal/contract"
 )
 
-func TestUnrestricted(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		name string
-		in   Outcome
-		want Outcome
-	}{
-		{"a held contract is never a pass", OutcomePassed, OutcomeTainted},
-		{"a failure stays a failure", OutcomeFailed, OutcomeFailed},
-		{"a timeout stays a timeout", OutcomeTimeout, OutcomeTimeout},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			res := TaskResult{Task: "t", Outcome: tc.in}
-			Unrestricted(&res)
-			if res.Outcome != tc.want || res.Trust != TrustUnrestricted {
-				t.Errorf("outcome %s trust %q, want %s and %q", res.Outcome, res.Trust, tc.want, TrustUnrestricted)
-			}
-			if tc.in == OutcomePassed && !strings.Contains(res.Reason, "raw CDP") {
-				t.Errorf("reason %q does not say why", res.Reason)
-			}
-		})
-	}
-}
-
 // A run labelled unrestricted fails the gate even when every covered task
 // has a passing-looking result, and says so first.
 func TestGateFailsAnUnrestrictedRun(t *testing.T) {

@@ -30,8 +30,9 @@ type Verdicts struct {
 // WriteVerdicts writes the verdicts of r as a command prints them after a
 // run: one line per result with its outcome, failing clause, trust and
 // cost; below a result that did not pass, the failing clauses' evidence
-// (as contract.Evaluate decided it) and the reason; then the estimated
-// cost in total and, with a baseline, the gate.
+// (as contract.Evaluate decided it) and the reason; for a run with a
+// trust label, how often the contract held (Held), which is never a pass;
+// then the estimated cost in total and, with a baseline, the gate.
 func WriteVerdicts(w io.Writer, r *Run, opts VerdictOptions) (Verdicts, error) {
 	p := &printer{w: w}
 	var v Verdicts
@@ -41,7 +42,7 @@ func WriteVerdicts(w io.Writer, r *Run, opts VerdictOptions) (Verdicts, error) {
 		writeVerdictLine(p, r, &res, opts.RecordHint)
 		if !res.Outcome.Passed() {
 			v.NotPassed++
-			if res.FailedPostcondition != "" {
+			if res.Failed != nil {
 				p.printf("  judged by contract.Evaluate on the browser's final state:\n")
 				for _, e := range res.Evidence {
 					if !e.Passed {
@@ -56,6 +57,9 @@ func WriteVerdicts(w io.Writer, r *Run, opts VerdictOptions) (Verdicts, error) {
 		if res.Outcome == OutcomeError {
 			v.Errors++
 		}
+	}
+	if h := Summarize(r).Held; h != nil {
+		p.printf("%s\n", h)
 	}
 	if usd > 0 {
 		p.printf("estimated cost: %s in total\n", formatUSD(usd))
@@ -72,13 +76,13 @@ func writeVerdictLine(p *printer, r *Run, res *TaskResult, recordHint func(strin
 	if r.Settings.Repeat > 1 {
 		line = fmt.Sprintf("%s#%d: %s", res.Task, res.Attempt, res.Outcome)
 	}
-	if res.FailedPostcondition != "" {
-		line += " | failed_postcondition: " + res.FailedPostcondition
+	if res.Failed != nil {
+		line += " | failed_postcondition: " + res.Failed.String()
 	}
 	if res.Trust != "" {
 		line += " | trust: " + res.Trust
 	}
-	if res.Outcome == OutcomeReplayDrift && res.Drift != "" && recordHint != nil {
+	if res.Outcome == OutcomeReplayDrift && res.Drift() != "" && recordHint != nil {
 		// The drift says why; the fix is always to record again.
 		line += " | the transcript no longer matches; re-record with: " + recordHint(res.Task)
 	}

@@ -25,7 +25,7 @@ func TestVerdictsGolden(t *testing.T) {
 			run: func(tb testing.TB) *Run {
 				r := testRun(tb)
 				r.Settings.AllTasks = true
-				r.Results[5].Drift = r.Results[5].Reason
+				r.Results[5].Stop = Stop{Kind: StopDrift, Error: r.Results[5].Reason}
 				r.Results[3].Trust = TrustUnrestricted
 				return r
 			},
@@ -71,7 +71,7 @@ func TestVerdictsWithoutHint(t *testing.T) {
 	t.Parallel()
 	r := testRun(t)
 	r.Results = r.Results[5:6]
-	r.Results[0].Drift = r.Results[0].Reason
+	r.Results[0].Stop = Stop{Kind: StopDrift, Error: r.Results[0].Reason}
 	var got bytes.Buffer
 	if _, err := WriteVerdicts(&got, r, VerdictOptions{}); err != nil {
 		t.Fatal(err)

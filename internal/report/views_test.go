@@ -97,7 +97,7 @@ func TestJSONSchemaVersionFirst(t *testing.T) {
 	if err := WriteJSON(&b, testRun(t)); err != nil {
 		t.Fatal(err)
 	}
-	if want := "{\n  \"schema_version\": 1,"; !strings.HasPrefix(b.String(), want) {
+	if want := "{\n  \"schema_version\": 2,"; !strings.HasPrefix(b.String(), want) {
 		t.Errorf("JSON starts %q, want %q", b.String()[:40], want)
 	}
 	if strings.Contains(b.String(), "iVBOR") {
@@ -146,11 +146,16 @@ func TestReadJSONRejects(t *testing.T) {
 		doc  string
 		want string
 	}{
-		{"unknown field", `{"schema_version":1,"surprise":true}`, `unknown field "surprise"`},
-		{"newer schema", `{"schema_version":2}`, "schema_version: 2 is not the supported 1"},
+		{"unknown field", `{"schema_version":2,"surprise":true}`, `unknown field "surprise"`},
+		{"unknown field of version 1", `{"schema_version":1,"surprise":true}`, `unknown field "surprise"`},
+		{"a field version 2 no longer has", `{"schema_version":2,"results":[{"task":"t","outcome":"failed","failed_postcondition":"postconditions[0] (url)"}]}`,
+			`results[0]: failed_postcondition, failed_path, failed_kind and drift are fields of schema_version 1`},
+		{"newer schema", `{"schema_version":3}`, "schema_version: 3 is not the supported 2"},
+		{"newer schema with fields of its own", `{"schema_version":3,"results":[{"task":"t","verdict":{}}]}`, "schema_version: 3 is not the supported 2"},
 		{"missing schema", `{"git_sha":"abc"}`, "schema_version: 0"},
-		{"unknown outcome", `{"schema_version":1,"results":[{"task":"t","outcome":"passed"},{"task":"u","outcome":"maybe"}]}`, `results[1].outcome: unknown outcome "maybe"`},
-		{"trailing data", `{"schema_version":1} {}`, "unexpected data after the report"},
+		{"unknown outcome", `{"schema_version":2,"results":[{"task":"t","outcome":"passed"},{"task":"u","outcome":"maybe"}]}`, `results[1].outcome: unknown outcome "maybe"`},
+		{"unknown outcome of version 1", `{"schema_version":1,"results":[{"task":"u","outcome":"maybe"}]}`, `results[0].outcome: unknown outcome "maybe"`},
+		{"trailing data", `{"schema_version":2} {}`, "unexpected data after the report"},
 		{"not json", `schema_version: 1`, "invalid character"},
 	}
 	for _, tc := range tests {

@@ -27,7 +27,7 @@ func TestAbortCutsTheJudgeShort(t *testing.T) {
 	cfg.JudgeTimeout = time.Hour
 	var mu sync.Mutex
 	var current string
-	cfg.Server = func(ctx context.Context, browserURL, browserContext, workDir string) (mcp.Transport, error) {
+	cfg.Server.Start = func(ctx context.Context, browserURL, browserContext, workDir string) (mcp.Transport, error) {
 		mu.Lock()
 		current = browserURL
 		mu.Unlock()
@@ -57,10 +57,7 @@ func TestAbortCutsTheJudgeShort(t *testing.T) {
 		close(abort)
 	}
 
-	run, err := runner.Run(ctx, cfg)
-	if err != nil {
-		t.Fatalf("Run: %v", err)
-	}
+	run := runner.Run(ctx, cfg.plan(t), cfg.Hooks)
 	if stopErr != nil {
 		t.Fatalf("stopping the browser: %v", stopErr)
 	}

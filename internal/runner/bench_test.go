@@ -25,14 +25,12 @@ func BenchmarkSuite(b *testing.B) {
 	for _, j := range []int{1, 2, 4} {
 		b.Run(fmt.Sprintf("j=%d", j), func(b *testing.B) {
 			cfg := newConfig(b, webSuite.Tasks...)
-			cfg.Provider = provider
+			cfg.Agent.Provider = provider
 			cfg.Parallel = j
 			runs := 0
+			plan := cfg.plan(b)
 			for b.Loop() {
-				run, err := runner.Run(context.Background(), cfg)
-				if err != nil {
-					b.Fatalf("Run: %v", err)
-				}
+				run := runner.Run(context.Background(), plan, cfg.Hooks)
 				if failed := notPassed(run); len(failed) > 0 || len(run.Results) != len(cfg.Tasks) {
 					b.Fatalf("%d of %d tasks reported, not passed: %s", len(run.Results), len(cfg.Tasks), strings.Join(failed, "; "))
 				}
@@ -81,7 +79,7 @@ func notPassed(run *report.Run) []string {
 	var out []string
 	for _, r := range run.Results {
 		if r.Outcome != report.OutcomePassed {
-			out = append(out, fmt.Sprintf("%s#%d %s (%s%s)", r.Task, r.Attempt, r.Outcome, r.Reason, r.FailedPostcondition))
+			out = append(out, fmt.Sprintf("%s#%d %s (%s%s)", r.Task, r.Attempt, r.Outcome, r.Reason, r.Failed))
 		}
 	}
 	return out

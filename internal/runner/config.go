@@ -1,9 +1,13 @@
 package runner
 
 import (
+	"cmp"
 	"context"
+	"fmt"
 	"net/http"
+	"reflect"
 	"runtime"
+	"slices"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -54,27 +58,27 @@ type ServerFunc func(ctx context.Context, browserURL, browserContext, workDir st
 // ProviderFunc returns the LLM provider that plays the agent in one task.
 type ProviderFunc func(t *suite.Task) (llm.Provider, error)
 
-// Config is one run.
-type Config struct {
+// Spec is what a run is to do, as the command that makes it decides from
+// its flags and inputs. NewPlan checks it and makes it the run's Plan.
+type Spec struct {
 	Suite *suite.Suite
-	Tasks []*suite.Task
+	// GitSHA is the commit of the tree the run measures.
+	GitSHA string
 
-	// Settings and Provenance are copied into the report.
-	Settings   report.Settings
+	// Tasks are the selected tasks in run order, each given Repeat
+	// attempts (one when zero). Of those attempts the run makes Shard's
+	// part alone, when set, and of that part none that Resume finished:
+	// Resume is the report of an earlier run of the same question, whose
+	// finished results the new report holds as they were.
+	Tasks  []*suite.Task
+	Repeat int
+	Shard  *report.Shard
+	Resume *report.Run
+
+	Agent  Agent
+	Server Server
+	// Provenance is copied into the report.
 	Provenance report.Provenance
-
-	Provider ProviderFunc
-	// Exec, when set, plays the agent with an outside command instead of
-	// Provider.
-	Exec   *ExecAgent
-	Server ServerFunc
-	// Allow lists the tools offered to the agent; nil offers all.
-	Allow []string
-	// Unsafe names the server's tools that could forge the evidence (run
-	// page script, rewrite the DOM, upload files, edit storage), with why.
-	// They are offered only to a task that lists them in allow_unsafe, and
-	// a task that called one is tainted: reported, never passed.
-	Unsafe map[string]string
 
 	Web Web
 	// Archive is the fixture web for WebReplay.
@@ -98,6 +102,12 @@ type Config struct {
 	BrowserURLs []string
 	// Isolate is how tasks are kept apart; empty means IsolateContext.
 	Isolate Isolate
+	// Parallel is the number of workers (one when zero).
+	Parallel int
+	// Processors is how many processors the run may keep busy; zero means
+	// runtime.NumCPU(). While the workers are fewer, each prepares its
+	// next task ahead (see worker.work).
+	Processors int
 
 	// Classes are the suite's screenshot classes.
 	Classes contract.Classes
@@ -105,17 +115,6 @@ type Config struct {
 	Caps llm.Caps
 	// Prices is the price table used to charge usage.
 	Prices *llm.Prices
-
-	Parallel int
-	// Processors is how many processors the run may keep busy; zero means
-	// runtime.NumCPU(). While the workers are fewer, each prepares its
-	// next task ahead (see worker.work).
-	Processors int
-	Repeat     int
-	// Keep holds results of an earlier run of the same selection that
-	// this run resumes: those attempts are not run again, and the report
-	// holds them as they were.
-	Keep []report.TaskResult
 	// Inputs holds, per task ID, the digests of what the task was loaded
 	// from; the runner completes them with the fixture pages served and
 	// the browser's version, and stores them in the result.
@@ -127,51 +126,174 @@ type Config struct {
 	// TraceOff (none; the zero value).
 	Trace Trace
 
-	// Transcripts, when set, records each task's tool calls: it returns the
-	// header of the transcript to start for a task.
-	Transcripts func(t *suite.Task, p llm.Provider) transcript.Header
+	// JudgeTimeout bounds each judge's capture; zero means 20 s.
+	JudgeTimeout time.Duration
+}
 
+// Agent is what plays the agent of every task, and how the report names it.
+type Agent struct {
+	// Name and Model are what the report's settings say played.
+	Name, Model string
+	// Provider returns each task's LLM provider; Exec, when set, plays
+	// the agent with an outside command instead.
+	Provider ProviderFunc
+	Exec     *ExecAgent
+}
+
+// Server is the MCP tool server the agent reaches the browser through.
+type Server struct {
+	// Name is what the report's settings call it.
+	Name  string
+	Start ServerFunc
+	// Allow lists the tools offered to the agent; nil offers all.
+	Allow []string
+	// Unsafe names the server's tools that could forge the evidence (run
+	// page script, rewrite the DOM, upload files, edit storage), with why.
+	// They are offered only to a task that lists them in allow_unsafe, and
+	// a task that called one is tainted: reported, never passed.
+	Unsafe map[string]string
+}
+
+// Plan is one run decided in full before it starts: the attempts it
+// makes, the agent, the tool server, the web and the browsers, and the
+// settings its report states, derived from them. NewPlan makes it;
+// nothing changes it after, Run and the reports only read it.
+type Plan struct {
+	spec     Spec
+	settings report.Settings
+	// jobs are the attempts the run makes; kept holds the report's
+	// results in run order, those kept from the run it resumes (nil at
+	// the slot of a job).
+	jobs []job
+	kept []*report.TaskResult
+}
+
+// NewPlan checks spec and makes it a plan. Its errors name the flags of
+// contractbench run that set what is wrong; the checks are made here
+// alone.
+func NewPlan(spec Spec) (*Plan, error) {
+	p := &Plan{spec: spec}
+	s := &p.spec
+	s.Repeat, s.Parallel = max(s.Repeat, 1), max(s.Parallel, 1)
+	s.Processors, s.JudgeTimeout = cmp.Or(s.Processors, runtime.NumCPU()), cmp.Or(s.JudgeTimeout, judgeTimeout)
+	s.Isolate = cmp.Or(s.Isolate, IsolateContext)
+	if s.Isolate != IsolateContext && s.Isolate != IsolateProcess {
+		return nil, fmt.Errorf("unknown --isolate %q: want %s or %s", s.Isolate, IsolateContext, IsolateProcess)
+	}
+	if n := len(s.BrowserURLs); n > 0 && n != s.Parallel {
+		return nil, fmt.Errorf("--browser-url: %d browser endpoints for -j %d: each worker needs a browser of its own (pass as many endpoints as -j, or leave -j out)", n, s.Parallel)
+	}
+	p.settings = settingsOf(s)
+	kept, err := finished(s, p.settings)
+	if err != nil {
+		return nil, err
+	}
+	k := 0
+	for _, t := range s.Tasks {
+		for n := 1; n <= s.Repeat; n++ {
+			if s.Shard.Holds(k) {
+				var res *report.TaskResult
+				if r, ok := kept[report.Attempt{Task: t.ID, Attempt: n}]; ok {
+					res = &r
+				} else {
+					p.jobs = append(p.jobs, job{t, n, len(p.kept)})
+				}
+				p.kept = append(p.kept, res)
+			}
+			k++
+		}
+	}
+	return p, nil
+}
+
+// settingsOf is what the report of a run of s says it was asked to do.
+func settingsOf(s *Spec) report.Settings {
+	set := report.Settings{
+		Suite: s.Suite.Dir, Agent: s.Agent.Name, Model: s.Agent.Model, Server: s.Server.Name, Web: string(s.Web),
+		Caps:   report.Caps{MaxTokensPerTurn: s.Caps.MaxTokensPerTurn, MaxToolIterations: s.Caps.MaxToolIterations, MaxUSD: s.Caps.MaxUSD},
+		Repeat: s.Repeat, Parallel: s.Parallel, Shard: s.Shard, Trace: string(s.Trace), AllTasks: len(s.Tasks) == len(s.Suite.Tasks),
+		Isolate: string(s.Isolate), Browsers: "launched", WebRoute: "direct",
+	}
+	for _, t := range s.Tasks {
+		set.Tasks = append(set.Tasks, t.ID)
+	}
+	if s.Agent.Exec != nil && s.Agent.Exec.CDP {
+		set.Trust = report.TrustUnrestricted
+	}
+	if len(s.BrowserURLs) > 0 {
+		set.Browsers = "remote"
+	}
+	if s.Web != WebLive {
+		set.WebRoute = map[Isolate]string{IsolateContext: "proxy", IsolateProcess: "flags"}[s.Isolate]
+	}
+	return set
+}
+
+// finished returns the finished results of the run s resumes, by attempt
+// (none when it resumes none), once it is sure that run asked the same
+// question of the same shard.
+func finished(s *Spec, set report.Settings) (map[report.Attempt]report.TaskResult, error) {
+	prior := s.Resume
+	if prior == nil {
+		return nil, nil
+	}
+	now := &report.Run{GitSHA: s.GitSHA, Settings: set, Provenance: s.Provenance}
+	if err := report.SameQuestion(prior, now); err != nil {
+		return nil, fmt.Errorf("--resume: not the same run: %w", err)
+	}
+	if !reflect.DeepEqual(prior.Settings.Shard, set.Shard) {
+		return nil, fmt.Errorf("--resume: it is shard %v, this run is %v", prior.Settings.Shard, set.Shard)
+	}
+	out := map[report.Attempt]report.TaskResult{}
+	for _, res := range prior.Results {
+		if report.Finished(res) {
+			out[report.Attempt{Task: res.Task, Attempt: res.Attempt}] = res
+		}
+	}
+	return out, nil
+}
+
+// Settings returns what the report of the plan says it was asked to do.
+func (p *Plan) Settings() report.Settings {
+	set := p.settings
+	set.Tasks = slices.Clone(set.Tasks)
+	return set
+}
+
+// Pending returns how many attempts the run makes: those of its part of
+// the selection that the run it resumes did not finish.
+func (p *Plan) Pending() int { return len(p.jobs) }
+
+// Recorder returns the recorder of a run on WebRecord, nil for others.
+func (p *Plan) Recorder() *webreplay.Recorder { return p.spec.Recorder }
+
+// Hooks are how the caller follows a run and stops it. None of them
+// changes what the run does.
+type Hooks struct {
 	// Progress receives events as tasks move; it may be called from several
 	// goroutines at once.
 	Progress func(Event)
+	// Transcripts, when set, records each task's tool calls: it returns the
+	// header of the transcript to start for a task.
+	Transcripts func(t *suite.Task, p llm.Provider) transcript.Header
 	// TaskDone is called once per finished task attempt with its result
 	// and, when Transcripts is set, its transcript.
 	TaskDone func(t *suite.Task, r *report.TaskResult, rec *transcript.Recorder)
-
-	// Now is the clock; nil means time.Now.
-	Now func() time.Time
-
 	// Abort is closed to stop the run at once (a second Ctrl-C): the
 	// run's context, when cancelled, stops the agents but lets the judge
 	// finish grading a task whose agent had finished and lets tool
 	// servers exit gracefully; Abort cuts both short, and the tasks still
 	// running end as interrupted. Nil never aborts.
 	Abort <-chan struct{}
-	// JudgeTimeout bounds each judge's capture; zero means 20 s.
-	JudgeTimeout time.Duration
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
 }
 
-// processors returns Processors, or the machine's when zero.
-func (c *Config) processors() int {
-	if c.Processors > 0 {
-		return c.Processors
-	}
-	return runtime.NumCPU()
-}
-
-// isolate returns the isolation in force.
-func (c *Config) isolate() Isolate {
-	if c.Isolate == "" {
-		return IsolateContext
-	}
-	return c.Isolate
-}
-
-func (c *Config) judgeTimeout() time.Duration {
-	if c.JudgeTimeout > 0 {
-		return c.JudgeTimeout
-	}
-	return judgeTimeout
+// config is what the workers of one run read: the plan's spec and the
+// caller's hooks, their clock and progress never nil.
+type config struct {
+	*Spec
+	Hooks
 }
 
 // Event is a progress update.
@@ -189,17 +311,4 @@ type Event struct {
 	Elapsed time.Duration
 	// Result is set on "done".
 	Result *report.TaskResult
-}
-
-func (c *Config) now() time.Time {
-	if c.Now != nil {
-		return c.Now()
-	}
-	return time.Now()
-}
-
-func (c *Config) progress(e Event) {
-	if c.Progress != nil {
-		c.Progress(e)
-	}
 }

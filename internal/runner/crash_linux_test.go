@@ -47,7 +47,7 @@ func testBrowserCrash(t *testing.T, iso runner.Isolate) {
 	var mu sync.Mutex
 	var current string
 	browsers := map[string]string{}
-	cfg.Server = func(ctx context.Context, browserURL, browserContext, workDir string) (mcp.Transport, error) {
+	cfg.Server.Start = func(ctx context.Context, browserURL, browserContext, workDir string) (mcp.Transport, error) {
 		mu.Lock()
 		current = browserURL
 		mu.Unlock()

@@ -13,13 +13,16 @@ import (
 	"contractbench/internal/suite"
 )
 
+// The agent's outcome and the judge's verdict, as the runner records them,
+// decide the result as they always did: the reasons here are the runner's
+// own from before report.Decide decided them.
 func TestDecide(t *testing.T) {
 	t.Parallel()
 	drift := &llm.DriftError{Seq: 2, Reason: "read_page answered error, the recording says ok"}
 	stale := &llm.DriftError{Stale: true, Reason: "the transcript is stale: it was recorded for task digest sha256:1, ..."}
 	budget := &llm.BudgetExceededError{Cap: llm.CapMaxToolIterations, Limit: 50, Seen: 51}
 	toolServer := fmt.Errorf("tool server: %w", errors.New("mcp: call navigate: connection closed"))
-	pass := contract.Verdict{Passed: true}
+	pass := contract.Verdict{Passed: true, Evidence: []contract.Evidence{{Path: "postconditions[0]", Kind: contract.KindURL, Passed: true}}}
 	fail := contract.Verdict{FailedPath: "postconditions[0]", FailedKind: contract.KindURL}
 	misses := []string{"GET https://example.com/a", "GET https://example.com/b"}
 	const missText = "replay misses: GET https://example.com/a, GET https://example.com/b"
@@ -56,7 +59,7 @@ func TestDecide(t *testing.T) {
 		{name: "budget with misses", stop: agent.StopBudget, err: budget, verdict: fail, misses: misses,
 			want: report.OutcomeBudgetExceeded, wantReason: budget.Error() + "; " + missText},
 		{name: "interrupted", stop: agent.StopInterrupted, err: context.Canceled, verdict: pass,
-			want: report.OutcomeInterrupted, wantReason: interruptedReason},
+			want: report.OutcomeInterrupted, wantReason: "interrupted: the run was stopped before the agent finished"},
 		{name: "timeout", stop: agent.StopTimeout, err: context.DeadlineExceeded, verdict: pass,
 			want: report.OutcomeTimeout, wantReason: "the task's timeout passed before the agent answered"},
 		{name: "timeout with misses", stop: agent.StopTimeout, err: context.DeadlineExceeded, verdict: fail, misses: misses,
@@ -69,11 +72,16 @@ func TestDecide(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			res := &report.TaskResult{}
-			decide(res, &agent.Outcome{Stop: tt.stop, Err: tt.err}, tt.verdict, tt.misses)
-			if res.Outcome != tt.want || res.Reason != tt.wantReason || res.Drift != tt.wantDrift {
+			res := &report.TaskResult{WebMisses: tt.misses}
+			fillAgent(res, &agent.Outcome{Stop: tt.stop, Err: tt.err})
+			res.SetVerdict(tt.verdict)
+			res.Decide()
+			if res.Outcome != tt.want || res.Reason != tt.wantReason || res.Drift() != tt.wantDrift {
 				t.Errorf("decide(%s, passed=%v, %d misses) =\n  outcome %s, reason %q, drift %q\nwant\n  outcome %s, reason %q, drift %q",
-					tt.stop, tt.verdict.Passed, len(tt.misses), res.Outcome, res.Reason, res.Drift, tt.want, tt.wantReason, tt.wantDrift)
+					tt.stop, tt.verdict.Passed, len(tt.misses), res.Outcome, res.Reason, res.Drift(), tt.want, tt.wantReason, tt.wantDrift)
+			}
+			if tt.err == stale && (res.Failed != nil || res.Evidence != nil) {
+				t.Errorf("a stale transcript keeps the judge's verdict (failed %v, %d evidence): the judge saw the start page", res.Failed, len(res.Evidence))
 			}
 		})
 	}

@@ -6,7 +6,8 @@
 // context, the MCP tool server and the agent loop; then it lets the judge
 // capture the browser's final state and grades it with contract.Evaluate.
 // Tasks run in parallel with -j workers, each with a browser of its own
-// (launched, or one of Config.BrowserURLs).
+// (launched, or one of Spec.BrowserURLs). A run is a Plan, made and
+// checked by NewPlan before it starts and only read after.
 //
 // A task the agent fails is a result. A browser or server that dies ends
 // that task as an error; the run goes on with the next task, in a new

@@ -7,7 +7,6 @@ import (
 	"contractbench/internal/agent"
 	"contractbench/internal/llm"
 	"contractbench/internal/mcpclient"
-	"contractbench/internal/report"
 	"contractbench/internal/transcript"
 )
 
@@ -34,7 +33,7 @@ type ExecAgent struct {
 // runExec runs the outside agent against session, its tool calls counted,
 // recorded and marked in the judge's network log like the built-in loop's.
 func (r *taskRun) runExec(ctx context.Context, session *mcpclient.Session, budget *llm.Budget, rec *transcript.Recorder) *agent.Outcome {
-	x := r.cfg.Exec
+	x := r.cfg.Agent.Exec
 	opts := agent.ExecOptions{
 		Command:     x.Command,
 		Env:         x.Env,
@@ -58,18 +57,5 @@ func (r *taskRun) runExec(ctx context.Context, session *mcpclient.Session, budge
 // each tool call.
 func (r *taskRun) beforeCall(seq int, tool string) {
 	r.judge.MarkToolCall()
-	r.cfg.progress(Event{Task: r.task.ID, Attempt: r.attempt, Step: "call", Seq: seq, Tool: tool, Elapsed: r.cfg.now().Sub(r.start)})
-}
-
-// trust labels the result of a task whose agent held raw browser access:
-// the judge's verdict stands as evidence of the final state, but not of
-// who produced it, so it never counts as passed.
-func (r *taskRun) trust(res *report.TaskResult) {
-	if r.cfg.Exec == nil || !r.cfg.Exec.CDP {
-		return
-	}
-	report.Unrestricted(res)
-	for _, sig := range report.TamperSignals(res.Observation) {
-		res.Reason = report.JoinReasons(res.Reason, "tamper signal: "+sig)
-	}
+	r.cfg.Progress(Event{Task: r.task.ID, Attempt: r.attempt, Step: "call", Seq: seq, Tool: tool, Elapsed: r.cfg.Now().Sub(r.start)})
 }

@@ -68,8 +68,8 @@ func TestTasksDoNotShareState(t *testing.T) {
 			reader := variant(t, exampleTask, "state-reader", nil)
 			cfg := newConfig(t, writer, reader)
 			cfg.Isolate = iso
-			cfg.Server = serverWithEvaluate
-			cfg.Provider = func(tk *suite.Task) (llm.Provider, error) {
+			cfg.Server.Start = serverWithEvaluate
+			cfg.Agent.Provider = func(tk *suite.Task) (llm.Provider, error) {
 				fn := find
 				if tk.ID == writer.ID {
 					fn = store
@@ -129,7 +129,7 @@ func TestBrowserEndpointPerWorker(t *testing.T) {
 	cfg.Parallel, cfg.BrowserURLs = 2, urls
 	var mu sync.Mutex
 	used := map[string]int{}
-	cfg.Server = func(ctx context.Context, browserURL, browserContext, workDir string) (mcp.Transport, error) {
+	cfg.Server.Start = func(ctx context.Context, browserURL, browserContext, workDir string) (mcp.Transport, error) {
 		mu.Lock()
 		used[browserURL]++
 		mu.Unlock()
@@ -174,8 +174,8 @@ func TestContextPageViewport(t *testing.T) {
 	t.Parallel()
 	tk := variant(t, exampleTask, "viewport", nil)
 	cfg := newConfig(t, tk)
-	cfg.Server = serverWithEvaluate
-	cfg.Provider = func(*suite.Task) (llm.Provider, error) {
+	cfg.Server.Start = serverWithEvaluate
+	cfg.Agent.Provider = func(*suite.Task) (llm.Provider, error) {
 		nav, _ := json.Marshal(map[string]string{"url": "https://example.com/"})
 		eval, _ := json.Marshal(map[string]string{"function": "() => [innerWidth, innerHeight]"})
 		return agenttest.NewScript("viewport", []llm.ToolCall{{Name: "navigate", Args: nav}, {Name: "evaluate_script", Args: eval}}), nil

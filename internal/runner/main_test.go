@@ -98,26 +98,43 @@ func reference(t *suite.Task) (llm.Provider, error) {
 	return servers.Builtin().Reference(t.Reference), nil
 }
 
+// config is a run for the tests: the spec its plan is made of, and the
+// hooks Run gets with it.
+type config struct {
+	runner.Spec
+	runner.Hooks
+}
+
 // newConfig returns a run of tasks on the fixture web with the reference
 // agent and the in-process tool server, one task at a time.
-func newConfig(tb testing.TB, tasks ...*suite.Task) *runner.Config {
+func newConfig(tb testing.TB, tasks ...*suite.Task) *config {
 	tb.Helper()
 	prices, err := llm.DefaultPrices()
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return &runner.Config{
-		Suite:    webSuite,
-		Tasks:    tasks,
-		Provider: reference,
-		Server:   inProcessServer,
-		Web:      runner.WebReplay,
-		Archive:  archive,
-		Browser:  browser.Options{NoSandbox: os.Geteuid() == 0},
-		Classes:  classes,
-		Caps:     llm.DefaultCaps(),
-		Prices:   prices,
+	return &config{Spec: runner.Spec{
+		Suite:   webSuite,
+		Tasks:   tasks,
+		Agent:   runner.Agent{Name: "reference", Provider: reference},
+		Server:  runner.Server{Name: "builtin", Start: inProcessServer},
+		Web:     runner.WebReplay,
+		Archive: archive,
+		Browser: browser.Options{NoSandbox: os.Geteuid() == 0},
+		Classes: classes,
+		Caps:    llm.DefaultCaps(),
+		Prices:  prices,
+	}}
+}
+
+// plan makes the run's plan, failing the test if the spec is refused.
+func (c *config) plan(tb testing.TB) *runner.Plan {
+	tb.Helper()
+	p, err := runner.NewPlan(c.Spec)
+	if err != nil {
+		tb.Fatalf("NewPlan: %v", err)
 	}
+	return p
 }
 
 // task returns the suite's task id.
@@ -143,14 +160,11 @@ func variant(tb testing.TB, id, newID string, edit func(*suite.Task)) *suite.Tas
 }
 
 // runWithin runs cfg and fails the test if the run takes longer than d.
-func runWithin(tb testing.TB, ctx context.Context, d time.Duration, cfg *runner.Config) *report.Run {
+func runWithin(tb testing.TB, ctx context.Context, d time.Duration, cfg *config) *report.Run {
 	tb.Helper()
 	ctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
-	run, err := runner.Run(ctx, cfg)
-	if err != nil {
-		tb.Fatalf("Run: %v", err)
-	}
+	run := runner.Run(ctx, cfg.plan(tb), cfg.Hooks)
 	if ctx.Err() == context.DeadlineExceeded {
 		tb.Fatalf("the run took longer than %v", d)
 	}

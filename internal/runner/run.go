@@ -2,60 +2,42 @@ package runner
 
 import (
 	"context"
-	"fmt"
 	"sync"
+	"time"
 
 	"contractbench/internal/report"
-	"contractbench/internal/suite"
 	"contractbench/internal/transcript"
 )
 
-// Run runs every selected task cfg.Repeat times (of those, only cfg.Shard's
-// part, and none that cfg.Keep already holds), cfg.Parallel at a time, and
-// returns the run's report, with cfg.Keep's results in their places. When ctx is cancelled (Ctrl-C) the tasks in
-// flight are stopped, tasks not started are skipped, and the report is
-// marked incomplete; Run still returns it so it can be written.
-func Run(ctx context.Context, cfg *Config) (*report.Run, error) {
-	repeat := max(cfg.Repeat, 1)
-	parallel := max(cfg.Parallel, 1)
-	if n := len(cfg.BrowserURLs); n > 0 && n != parallel {
-		return nil, fmt.Errorf("%d browser endpoints for %d workers: each worker needs a browser of its own (-j %d, or as many endpoints as -j)", n, parallel, n)
+// Run makes the plan's attempts, its Parallel at a time, and returns the
+// run's report, with the results it kept from the run it resumes in their
+// places. When ctx is cancelled (Ctrl-C) the tasks in flight are stopped,
+// tasks not started are skipped, and the report is marked incomplete.
+func Run(ctx context.Context, p *Plan, h Hooks) *report.Run {
+	if h.Now == nil {
+		h.Now = time.Now
 	}
-	switch cfg.isolate() {
-	case IsolateContext, IsolateProcess:
-	default:
-		return nil, fmt.Errorf("unknown isolation %q: want %s or %s", cfg.Isolate, IsolateContext, IsolateProcess)
+	if h.Progress == nil {
+		h.Progress = func(Event) {}
 	}
+	cfg := &config{Spec: &p.spec, Hooks: h}
 	run := &report.Run{
 		SchemaVersion: report.SchemaVersion,
-		Started:       cfg.now(),
-		Settings:      cfg.Settings,
-		Provenance:    cfg.Provenance,
+		GitSHA:        p.spec.GitSHA,
+		Started:       cfg.Now(),
+		Settings:      p.Settings(),
+		Provenance:    p.spec.Provenance,
 	}
-	byID := make(map[string]*suite.Task, len(cfg.Tasks))
-	settings := cfg.Settings
-	settings.Tasks, settings.Repeat = nil, repeat
-	for _, t := range cfg.Tasks {
-		byID[t.ID] = t
-		settings.Tasks = append(settings.Tasks, t.ID)
-	}
-	kept := make(map[report.Attempt]report.TaskResult, len(cfg.Keep))
-	for _, res := range cfg.Keep {
-		kept[report.Attempt{Task: res.Task, Attempt: res.Attempt}] = res
-	}
-	var jobs []job
-	results := make([]*report.TaskResult, 0)
-	for _, a := range report.Attempts(settings) {
-		if res, ok := kept[a]; ok {
-			results = append(results, &res)
-			continue
+	results := make([]*report.TaskResult, len(p.kept))
+	for i, res := range p.kept {
+		if res != nil {
+			r := *res
+			results[i] = &r
 		}
-		jobs = append(jobs, job{byID[a.Task], a.Attempt, len(results)})
-		results = append(results, nil)
 	}
 	queue := make(chan job)
 	var wg sync.WaitGroup
-	for i := range parallel {
+	for i := range cfg.Parallel {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -70,7 +52,7 @@ func Run(ctx context.Context, cfg *Config) (*report.Run, error) {
 		}()
 	}
 feed:
-	for _, j := range jobs {
+	for _, j := range p.jobs {
 		select {
 		case queue <- j:
 		case <-ctx.Done():
@@ -86,6 +68,6 @@ feed:
 		}
 	}
 	run.Incomplete = ctx.Err() != nil || len(run.Results) < len(results)
-	run.DurationMS = cfg.now().Sub(run.Started).Milliseconds()
-	return run, nil
+	run.DurationMS = cfg.Now().Sub(run.Started).Milliseconds()
+	return run
 }

@@ -58,8 +58,8 @@ func TestReferenceRunPasses(t *testing.T) {
 			run.SchemaVersion, run.Incomplete, len(run.Results), report.SchemaVersion)
 	}
 	res := run.Results[0]
-	if res.Outcome != report.OutcomePassed || res.Reason != "" || res.FailedPostcondition != "" {
-		t.Fatalf("outcome %s (reason %q, failed %q), want passed; evidence: %+v", res.Outcome, res.Reason, res.FailedPostcondition, res.Evidence)
+	if res.Outcome != report.OutcomePassed || res.Reason != "" || res.Failed != nil {
+		t.Fatalf("outcome %s (reason %q, failed %s), want passed; evidence: %+v", res.Outcome, res.Reason, res.Failed, res.Evidence)
 	}
 	if res.Task != tk.ID || res.Attempt != 1 || res.Answer != "reference on builtin: all 2 steps done" {
 		t.Errorf("result for %s attempt %d answered %q, want %s attempt 1 with the reference driver's answer", res.Task, res.Attempt, res.Answer, tk.ID)
@@ -186,8 +186,8 @@ func TestStartURLOutsideTheArchive(t *testing.T) {
 			provider: idle,
 			check: func(t *testing.T, res report.TaskResult) {
 				miss := "GET https://example.com/no-such-page"
-				if res.Outcome != report.OutcomeFailed || res.FailedPostcondition != "postconditions[0] (url)" {
-					t.Errorf("outcome %s failing %q, want failed at postconditions[0] (url)", res.Outcome, res.FailedPostcondition)
+				if res.Outcome != report.OutcomeFailed || res.Failed.String() != "postconditions[0] (url)" {
+					t.Errorf("outcome %s failing %s, want failed at postconditions[0] (url)", res.Outcome, res.Failed)
 				}
 				if !slices.Equal(res.WebMisses, []string{miss}) || res.Reason != "replay misses: "+miss {
 					t.Errorf("web misses %q, reason %q; want [%s] and the reason naming it", res.WebMisses, res.Reason, miss)
@@ -209,7 +209,7 @@ func TestStartURLOutsideTheArchive(t *testing.T) {
 			t.Parallel()
 			tk := variant(t, exampleTask, "start-outside", func(tk *suite.Task) { tk.StartURL = tt.startURL })
 			cfg := newConfig(t, tk)
-			cfg.Provider = tt.provider
+			cfg.Agent.Provider = tt.provider
 			run := runWithin(t, context.Background(), 90*time.Second, cfg)
 			if len(run.Results) != 1 {
 				t.Fatalf("%d results, want 1", len(run.Results))
@@ -314,10 +314,7 @@ func TestRunStopsWhenCancelled(t *testing.T) {
 				}
 			}
 
-			run, err := runner.Run(ctx, cfg)
-			if err != nil {
-				t.Fatalf("Run: %v", err)
-			}
+			run := runner.Run(ctx, cfg.plan(t), cfg.Hooks)
 			if !run.Incomplete {
 				t.Error("a cancelled run is not marked incomplete")
 			}
@@ -329,15 +326,5 @@ func TestRunStopsWhenCancelled(t *testing.T) {
 				t.Errorf("started %q and reported %q, want %q for both: no task starts once the run is cancelled", started, got, tt.want)
 			}
 		})
-	}
-}
-
-func TestRunRefusesParallelTasksOnOneBrowser(t *testing.T) {
-	t.Parallel()
-	cfg := newConfig(t, task(t, exampleTask))
-	cfg.BrowserURLs, cfg.Parallel = []string{"http://127.0.0.1:9222"}, 2
-	run, err := runner.Run(context.Background(), cfg)
-	if err == nil || run != nil || !strings.Contains(err.Error(), "1 browser endpoints for 2 workers") {
-		t.Errorf("Run with -j 2 on one browser = %v, %v; want an error saying each worker needs a browser", run, err)
 	}
 }

@@ -127,7 +127,7 @@ func TestForgedEvidenceNeverPasses(t *testing.T) {
 				task.AllowUnsafe = tc.allowUnsafe
 			})
 			cfg := newConfig(t, task)
-			cfg.Server, cfg.Provider, cfg.Allow, cfg.Unsafe = serverWithEvaluate, script, allowed, unsafe
+			cfg.Server.Start, cfg.Agent.Provider, cfg.Server.Allow, cfg.Server.Unsafe = serverWithEvaluate, script, allowed, unsafe
 			run := runWithin(t, context.Background(), 60*time.Second, cfg)
 			r := run.Results[0]
 			if r.Outcome != tc.want {
@@ -140,8 +140,11 @@ func TestForgedEvidenceNeverPasses(t *testing.T) {
 			switch tc.want {
 			case report.OutcomeTainted:
 				// The forgery worked: the contract alone would have passed.
-				if r.FailedPostcondition != "" || call.Refused {
-					t.Errorf("the forged page failed %s (refused %v); the test no longer shows a forgery", r.FailedPostcondition, call.Refused)
+				if r.Failed != nil || call.Refused {
+					t.Errorf("the forged page failed %s (refused %v); the test no longer shows a forgery", r.Failed, call.Refused)
+				}
+				if want := (report.Taint{Seq: 1, Tool: "evaluate_script", Why: "runs page script"}); r.Taint == nil || *r.Taint != want {
+					t.Errorf("taint %+v, want %+v", r.Taint, want)
 				}
 			case report.OutcomeFailed:
 				if !call.Refused {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -25,7 +24,7 @@ import (
 )
 
 // judgeTimeout bounds the judge's capture, which runs after the task's own
-// deadline may have passed; Config.JudgeTimeout overrides it.
+// deadline may have passed; Spec.JudgeTimeout overrides it.
 const judgeTimeout = 20 * time.Second
 
 // abortContext returns a context that keeps parent's values but not its
@@ -49,9 +48,6 @@ func abortContext(parent context.Context, abort <-chan struct{}) (context.Contex
 // second of dying (it collects the last of its output first).
 const browserEndGrace = 3 * time.Second
 
-// interruptedReason is the reason of every interrupted result.
-const interruptedReason = "interrupted: the run was stopped before the agent finished"
-
 // harnessError marks a failure of the harness (browser, server, web layer),
 // as opposed to something the agent did.
 type harnessError struct {
@@ -72,7 +68,7 @@ func (e *harnessError) Unwrap() error { return e.err }
 
 // taskRun is everything one attempt of one task holds.
 type taskRun struct {
-	cfg     *Config
+	cfg     *config
 	task    *suite.Task
 	attempt int
 	// start is when the task's set-up began; finish moves it on by the
@@ -117,15 +113,6 @@ type taskRun struct {
 // stops rather than push the task towards its timeout.
 const thumbnailShare = 10
 
-// RunTask runs one attempt of a task and grades it, in a browser of its
-// own (cfg's first browser endpoint, when it has endpoints). It never
-// returns an error: whatever went wrong is in the result.
-func RunTask(ctx context.Context, cfg *Config, t *suite.Task, attempt int) (*report.TaskResult, *transcript.Recorder) {
-	w := newWorker(cfg, 0)
-	defer w.close()
-	return w.prepare(ctx, t, attempt).finish(ctx)
-}
-
 // prepare starts an attempt of a task in the worker's browser and sets it
 // up to the moment its agent can start: the web layer, the browser context
 // (or browser), the judge, the start page loaded and settled, the tool
@@ -133,13 +120,13 @@ func RunTask(ctx context.Context, cfg *Config, t *suite.Task, attempt int) (*rep
 // set-up that went wrong is kept for finish to report.
 func (w *worker) prepare(ctx context.Context, t *suite.Task, attempt int) *taskRun {
 	cfg := w.cfg
-	r := &taskRun{cfg: cfg, task: t, attempt: attempt, start: cfg.now(), worker: w}
+	r := &taskRun{cfg: cfg, task: t, attempt: attempt, start: cfg.Now(), worker: w}
 	r.abort, r.stopAbort = abortContext(ctx, cfg.Abort)
-	cfg.progress(Event{Task: t.ID, Attempt: attempt, Step: "setup"})
+	cfg.Progress(Event{Task: t.ID, Attempt: attempt, Step: "setup"})
 	sctx, cancel := context.WithTimeout(ctx, t.Timeout)
 	defer cancel()
 	r.setupErr = r.setUp(sctx)
-	r.ready = cfg.now()
+	r.ready = cfg.Now()
 	return r
 }
 
@@ -149,18 +136,19 @@ func (w *worker) prepare(ctx context.Context, t *suite.Task, attempt int) *taskR
 func (r *taskRun) finish(ctx context.Context) (*report.TaskResult, *transcript.Recorder) {
 	cfg := r.cfg
 	setup := r.ready.Sub(r.start)
-	r.start = cfg.now().Add(-setup)
-	cfg.progress(Event{Task: r.task.ID, Attempt: r.attempt, Step: "start", Elapsed: setup})
+	r.start = cfg.Now().Add(-setup)
+	cfg.Progress(Event{Task: r.task.ID, Attempt: r.attempt, Step: "start", Elapsed: setup})
 	defer r.discard()
 	res, rec := r.run(ctx, r.task.Timeout-setup)
 	if ctx.Err() != nil && (res.Outcome == report.OutcomeError || res.Outcome == report.OutcomeInterrupted) {
 		// Whatever broke once the run was stopped (a browser or server
 		// killed mid-start, a judge cut short) broke because of the stop.
-		res.Outcome, res.Reason = report.OutcomeInterrupted, interruptedReason
-		res.Evidence, res.FailedPostcondition, res.Observation = nil, "", nil
+		res.Stop, res.Observation = report.Stop{Kind: report.StopInterrupted}, nil
+		res.ClearVerdict()
+		res.Decide()
 	}
-	res.DurationMS = cfg.now().Sub(r.start).Milliseconds()
-	cfg.progress(Event{Task: r.task.ID, Attempt: r.attempt, Step: "done", Elapsed: cfg.now().Sub(r.start), Result: res})
+	res.DurationMS = cfg.Now().Sub(r.start).Milliseconds()
+	cfg.Progress(Event{Task: r.task.ID, Attempt: r.attempt, Step: "done", Elapsed: cfg.Now().Sub(r.start), Result: res})
 	return res, rec
 }
 
@@ -179,6 +167,11 @@ func (r *taskRun) onClose(f func()) { r.cleanup = append(r.cleanup, f) }
 // timeout, and grades what it left.
 func (r *taskRun) run(parent context.Context, left time.Duration) (*report.TaskResult, *transcript.Recorder) {
 	res := &report.TaskResult{Task: r.task.ID, Attempt: r.attempt, Tags: r.task.Tags}
+	if x := r.cfg.Agent.Exec; x != nil && x.CDP {
+		// The judge's verdict stands as evidence of the final state, but
+		// not of who produced it.
+		res.Trust = report.TrustUnrestricted
+	}
 	if r.setupErr != nil {
 		return errorResult(res, r.setupErr), nil
 	}
@@ -194,7 +187,7 @@ func (r *taskRun) run(parent context.Context, left time.Duration) (*report.TaskR
 		rec = transcript.NewRecorder(r.cfg.Transcripts(r.task, r.provider))
 	}
 	var out *agent.Outcome
-	if r.cfg.Exec != nil {
+	if r.cfg.Agent.Exec != nil {
 		out = r.runExec(ctx, r.session, budget, rec)
 	} else {
 		out = agent.Run(ctx, r.provider, r.session, agent.Options{
@@ -206,18 +199,19 @@ func (r *taskRun) run(parent context.Context, left time.Duration) (*report.TaskR
 		})
 	}
 	fillAgent(res, out)
+	res.Taint = r.taint(out)
 	defer r.keepThumbnails(res)
 	if out.Stop == agent.StopInterrupted {
 		// The run was stopped (Ctrl-C): the state the agent left says
 		// nothing about the task, so the judge does not wait on it.
-		res.Outcome, res.Reason = report.OutcomeInterrupted, interruptedReason
+		res.Decide()
 		return res, rec
 	}
 
 	// The judge grades whatever state the browser is in, even after a
 	// timeout or a budget stop, with a deadline of its own.
-	r.cfg.progress(Event{Task: r.task.ID, Attempt: r.attempt, Step: "judge", Elapsed: r.cfg.now().Sub(r.start)})
-	jctx, jcancel := context.WithTimeout(r.abort, r.cfg.judgeTimeout())
+	r.cfg.Progress(Event{Task: r.task.ID, Attempt: r.attempt, Step: "judge", Elapsed: r.cfg.Now().Sub(r.start)})
+	jctx, jcancel := context.WithTimeout(r.abort, r.cfg.JudgeTimeout)
 	defer jcancel()
 	verdict, obs, err := r.grade(jctx)
 	if err != nil {
@@ -227,9 +221,7 @@ func (r *taskRun) run(parent context.Context, left time.Duration) (*report.TaskR
 	res.SetVerdict(verdict)
 	res.WebMisses = r.misses()
 	res.Provenance = r.provenance(jctx)
-	decide(res, out, verdict, res.WebMisses)
-	r.taint(res, out)
-	r.trust(res)
+	res.Decide()
 	return res, rec
 }
 
@@ -241,9 +233,9 @@ func (r *taskRun) setUp(ctx context.Context) error {
 		return err
 	}
 	startLoaded := r.openStartPage(ctx)
-	if r.cfg.Exec == nil { // an outside agent has no provider
+	if r.cfg.Agent.Exec == nil { // an outside agent has no provider
 		var err error
-		if r.provider, err = r.cfg.Provider(r.task); err != nil {
+		if r.provider, err = r.cfg.Agent.Provider(r.task); err != nil {
 			return &harnessError{"agent", err}
 		}
 	}
@@ -260,7 +252,7 @@ func (r *taskRun) setUp(ctx context.Context) error {
 	// The server lives until the task's cleanup closes it, past the
 	// task's own deadline (the judge grades first); only an abort kills
 	// it early.
-	transport, err := r.cfg.Server(r.abort, r.browser.URL(), string(r.context.id), workDir)
+	transport, err := r.cfg.Server.Start(r.abort, r.browser.URL(), string(r.context.id), workDir)
 	if err != nil {
 		return &harnessError{"tool server", err}
 	}
@@ -304,7 +296,7 @@ func (r *taskRun) setUpBrowser(ctx context.Context) error {
 		}
 		r.onClose(func() { srv.Close() })
 	}
-	if r.cfg.isolate() == IsolateContext {
+	if r.cfg.Isolate == IsolateContext {
 		b, conn, err := r.worker.browser(ctx)
 		if err != nil {
 			return &harnessError{"browser", err}
@@ -377,35 +369,28 @@ func (r *taskRun) openStartPage(ctx context.Context) (wait func() error) {
 // the unsafe tools the task explicitly allows. A run without an allow-list
 // offers every tool the server lists.
 func (r *taskRun) allow() []string {
-	if r.cfg.Allow == nil {
+	if r.cfg.Server.Allow == nil {
 		return nil
 	}
-	out := slices.Clone(r.cfg.Allow)
+	out := slices.Clone(r.cfg.Server.Allow)
 	for _, tool := range r.task.AllowUnsafe {
-		if _, ok := r.cfg.Unsafe[tool]; ok && !slices.Contains(out, tool) {
+		if _, ok := r.cfg.Server.Unsafe[tool]; ok && !slices.Contains(out, tool) {
 			out = append(out, tool)
 		}
 	}
 	return out
 }
 
-// taint marks a task whose agent called a tool that could have written the
-// evidence itself. Such a result proves nothing about the task, whatever
-// the contract says.
-func (r *taskRun) taint(res *report.TaskResult, out *agent.Outcome) {
-	if res.Outcome == report.OutcomeError {
-		return
-	}
+// taint returns the first call the agent made to a tool that could have
+// written the evidence itself, nil when it made none. Such a result proves
+// nothing about the task, whatever the contract says.
+func (r *taskRun) taint(out *agent.Outcome) *report.Taint {
 	for _, c := range out.Calls {
-		why, unsafe := r.cfg.Unsafe[c.Tool]
-		if !unsafe || c.Refused {
-			continue
+		if why, unsafe := r.cfg.Server.Unsafe[c.Tool]; unsafe && !c.Refused {
+			return &report.Taint{Seq: c.Seq, Tool: c.Tool, Why: why}
 		}
-		res.Reason = report.JoinReasons(res.Reason,
-			fmt.Sprintf("call %d used %s, which %s: a tainted result never counts as passed", c.Seq, c.Tool, why))
-		res.Outcome = report.OutcomeTainted
-		return
 	}
+	return nil
 }
 
 // thumbnail has the judge take a picture of the active page after tool
@@ -423,9 +408,9 @@ func (r *taskRun) thumbnail(ctx context.Context, seq int) {
 		r.thumbs[seq] = &report.Thumbnail{Error: fmt.Sprintf("not taken: thumbnails had used a tenth of the task's %s timeout", r.task.Timeout)}
 		return
 	}
-	start := r.cfg.now()
+	start := r.cfg.Now()
 	th, err := r.judge.Thumbnail(ctx, judge.ThumbnailOptions{Timeout: min(left, judge.DefaultThumbnailTimeout)})
-	took := r.cfg.now().Sub(start)
+	took := r.cfg.Now().Sub(start)
 	r.thumbTime += took
 	t := &report.Thumbnail{JPEG: th.JPEG, URL: th.URL, DurationMS: took.Milliseconds()}
 	if err != nil {
@@ -514,57 +499,14 @@ func (r *taskRun) misses() []string {
 	return out
 }
 
-// decide turns what the agent did and what the judge saw into the result.
-// The judge always grades: a contract failure is "failed" even when the
-// replay drifted (the drift is shown beside it); a replay that drifted but
-// left a passing state is "replay_drift", never "passed".
-func decide(res *report.TaskResult, out *agent.Outcome, v contract.Verdict, misses []string) {
-	var missed string
-	if len(misses) > 0 {
-		missed = "replay misses: " + strings.Join(misses, ", ")
-	}
-	reason := func(s string) string { return report.JoinReasons(s, missed) }
-	switch out.Stop {
-	case agent.StopError:
-		res.Outcome, res.Reason = report.OutcomeError, reason(out.Err.Error())
-		return
-	case agent.StopBudget:
-		res.Outcome, res.Reason = report.OutcomeBudgetExceeded, reason(out.Err.Error())
-		return
-	case agent.StopInterrupted:
-		// The run was stopped (Ctrl-C): the agent did not get its time, so
-		// the state it left says nothing about the task.
-		res.Outcome, res.Reason = report.OutcomeInterrupted, reason(interruptedReason)
-		return
-	case agent.StopTimeout:
-		res.Outcome, res.Reason = report.OutcomeTimeout, reason("the task's timeout passed before the agent answered")
-		return
-	case agent.StopDrift:
-		res.Drift = out.Err.Error()
-		var d *llm.DriftError
-		if errors.As(out.Err, &d) && d.Stale {
-			// Nothing of the transcript ran: whatever the judge saw is
-			// the start page, not the agent's work, so the contract's
-			// verdict is not the headline.
-			res.FailedPostcondition = ""
-			res.Outcome, res.Reason = report.OutcomeReplayDrift, reason("transcript not replayed: "+res.Drift)
-			return
-		}
-		if !v.Passed {
-			res.Outcome, res.Reason = report.OutcomeFailed, reason("contract failed; replay also drifted: "+res.Drift)
-			return
-		}
-		res.Outcome, res.Reason = report.OutcomeReplayDrift, reason(res.Drift)
-		return
-	}
-	if v.Passed {
-		res.Outcome = report.OutcomePassed
-		return
-	}
-	res.Outcome, res.Reason = report.OutcomeFailed, reason(v.Why())
-}
-
+// fillAgent records what the agent did: how it stopped, its answer, calls
+// and costs.
 func fillAgent(res *report.TaskResult, out *agent.Outcome) {
+	res.Stop = report.Stop{Kind: report.StopKind(out.Stop)}
+	if out.Err != nil {
+		var d *llm.DriftError
+		res.Stop.Error, res.Stop.Stale = out.Err.Error(), errors.As(out.Err, &d) && d.Stale
+	}
 	res.Answer = out.Answer
 	res.ToolCalls = len(out.Calls)
 	res.ResponseBytes = out.ResponseBytes()
@@ -583,13 +525,15 @@ func fillAgent(res *report.TaskResult, out *agent.Outcome) {
 	}
 }
 
+// errorResult ends res in a failure of the harness, which leaves the agent
+// unjudged whatever it did.
 func errorResult(res *report.TaskResult, err error) *report.TaskResult {
-	res.Outcome = report.OutcomeError
-	res.Reason = err.Error()
+	res.Stop = report.Stop{Kind: report.StopError, Error: err.Error()}
 	var h *harnessError
 	if !errors.As(err, &h) {
-		res.Reason = "harness: " + res.Reason
+		res.Stop.Error = "harness: " + res.Stop.Error
 	}
+	res.Decide()
 	return res
 }
 

@@ -26,7 +26,7 @@ func TestKeepThumbnails(t *testing.T) {
 	} {
 		t.Run(string(tc.trace)+"/"+string(tc.outcome), func(t *testing.T) {
 			t.Parallel()
-			r := &taskRun{cfg: &Config{Trace: tc.trace}, thumbs: map[int]*report.Thumbnail{
+			r := &taskRun{cfg: &config{Spec: &Spec{Trace: tc.trace}, Hooks: Hooks{Now: time.Now}}, thumbs: map[int]*report.Thumbnail{
 				1: {JPEG: []byte{0xff, 0xd8}, URL: "https://example.com/"},
 				2: {Error: "thumbnail: a dialog is showing"},
 			}}
@@ -46,7 +46,7 @@ func TestKeepThumbnails(t *testing.T) {
 // timeout, no more are taken, and the step says why.
 func TestThumbnailShare(t *testing.T) {
 	t.Parallel()
-	r := &taskRun{cfg: &Config{Trace: TraceOn}, task: &suite.Task{ID: "t", Timeout: 60 * time.Second},
+	r := &taskRun{cfg: &config{Spec: &Spec{Trace: TraceOn}, Hooks: Hooks{Now: time.Now}}, task: &suite.Task{ID: "t", Timeout: 60 * time.Second},
 		thumbTime: 6 * time.Second} // no judge: it must not be asked
 	r.thumbnail(t.Context(), 4)
 	th := r.thumbs[4]

@@ -43,7 +43,7 @@ const disposeTimeout = 20 * time.Second
 // its browser across tasks, with a browser-level connection of its own,
 // and launches (or attaches) it again when it has ended.
 type worker struct {
-	cfg *Config
+	cfg *config
 	// endpoint is the DevTools endpoint of the worker's browser when it
 	// runs elsewhere; empty launches one.
 	endpoint string
@@ -90,7 +90,7 @@ const aheadWait = 2 * time.Second
 func (w *worker) work(ctx context.Context, queue <-chan job, done func(job, *report.TaskResult, *transcript.Recorder)) {
 	var ahead <-chan prepared
 	quick := true
-	spare := w.cfg.isolate() == IsolateContext && max(w.cfg.Parallel, 1) < w.cfg.processors()
+	spare := w.cfg.Isolate == IsolateContext && w.cfg.Parallel < w.cfg.Processors
 	for {
 		var p prepared
 		if ahead != nil {
@@ -115,9 +115,9 @@ func (w *worker) work(ctx context.Context, queue <-chan job, done func(job, *rep
 		if quick && spare {
 			ahead = w.prepareNext(ctx, queue)
 		}
-		started := w.cfg.now()
+		started := w.cfg.Now()
 		res, rec := r.finish(ctx)
-		quick = w.cfg.now().Sub(started) < aheadWait
+		quick = w.cfg.Now().Sub(started) < aheadWait
 		done(p.job, res, rec)
 	}
 }
@@ -149,7 +149,7 @@ func (w *worker) prepareNext(ctx context.Context, queue <-chan job) <-chan prepa
 // waited at most aheadWait, and the browser it was set up in still runs
 // (a set-up that failed before it had one keeps its error).
 func (w *worker) fresh(r *taskRun) bool {
-	if w.cfg.now().Sub(r.ready) > aheadWait {
+	if w.cfg.Now().Sub(r.ready) > aheadWait {
 		return false
 	}
 	return r.browserConn == nil || !ended(r.browser, r.browserConn)
@@ -169,10 +169,10 @@ func ended(b *browser.Browser, conn *cdpconn.Conn) bool {
 }
 
 // newWorker returns worker number i of the run.
-func newWorker(cfg *Config, i int) *worker {
+func newWorker(cfg *config, i int) *worker {
 	w := &worker{cfg: cfg}
 	if len(cfg.BrowserURLs) > 0 {
-		w.endpoint = cfg.BrowserURLs[i%len(cfg.BrowserURLs)]
+		w.endpoint = cfg.BrowserURLs[i] // NewPlan saw to one a worker
 	}
 	return w
 }
@@ -181,7 +181,7 @@ func newWorker(cfg *Config, i int) *worker {
 // under IsolateContext (made on first use), nil under IsolateProcess,
 // where each server pins its own in the browser launched for it.
 func (w *worker) serverAuthority() (*webreplay.Authority, error) {
-	if w.cfg.isolate() != IsolateContext {
+	if w.cfg.Isolate != IsolateContext {
 		return nil, nil
 	}
 	if w.authority == nil {
@@ -210,8 +210,9 @@ func (w *worker) browser(ctx context.Context) (*browser.Browser, *cdpconn.Conn, 
 		b, err = browser.Attach(ctx, w.endpoint)
 	} else {
 		opts := w.cfg.Browser
+		opts.Flags = slices.Clone(opts.Flags) // the plan's are shared by every worker
 		if w.authority != nil {
-			opts.Flags = append(slices.Clone(opts.Flags), w.authority.ChromiumFlag())
+			opts.Flags = append(opts.Flags, w.authority.ChromiumFlag())
 		}
 		if w.cfg.Web == WebReplay {
 			// Only a task's context has a route to the web (its

@@ -65,16 +65,8 @@ type builtinArgs struct {
 func (p *Profile) plan(steps []suite.Step) ([]op, error) {
 	var ops []op
 	for i, s := range steps {
-		if p.format == FormatBuiltin && p.allow != nil {
-			need := []string{s.Tool}
-			if slices.Contains(suite.TargetTools, s.Tool) {
-				need = append(need, "find")
-			}
-			for _, tool := range need {
-				if !slices.Contains(p.allow, tool) {
-					return nil, fmt.Errorf("reference[%d]: server %s offers no tool %q (it offers %s)", i, p.name, tool, strings.Join(p.allow, ", "))
-				}
-			}
+		if err := p.offersStep(i, s); err != nil {
+			return nil, err
 		}
 		var a builtinArgs
 		if len(s.Args) > 0 {
@@ -87,49 +79,87 @@ func (p *Profile) plan(steps []suite.Step) ([]op, error) {
 			ops = append(ops, op{step: i, from: s.Tool, call: llm.ToolCall{Name: s.Tool, Args: s.Args}})
 			continue
 		}
-		o := op{step: i, from: s.Tool}
-		switch s.Tool {
-		case "find":
+		if s.Tool == "find" {
 			// A lookup for the model's benefit: the driver finds targets
 			// in the snapshot it takes before acting.
 			continue
-		case "read_page":
-			o.action = ActRead
-		case "navigate":
-			o.action, o.values = ActNavigate, map[string]any{"{url}": a.URL}
-		case "go_back":
-			o.action = ActBack
-		case "press_key":
-			o.action, o.values = ActPressKey, map[string]any{"{key}": a.Key}
-		case "click":
-			o.action = ActClick
-		case "type":
-			o.action, o.values = ActType, map[string]any{"{text}": a.Text, "{submit}": a.Submit}
-		case "select_option":
-			o.action, o.values = ActSelect, map[string]any{"{value}": a.Value}
-		default:
+		}
+		action, values, ok := builtinAction(s.Tool, a)
+		if !ok {
 			return nil, fmt.Errorf("reference[%d]: the %s driver has no translation of the built-in tool %q", i, p.name, s.Tool)
 		}
-		if _, ok := p.actions[o.action]; !ok {
-			return nil, fmt.Errorf("reference[%d] (%s): server %s maps no %s action", i, s.Tool, p.name, o.action)
+		if _, ok := p.actions[action]; !ok {
+			return nil, fmt.Errorf("reference[%d] (%s): server %s maps no %s action", i, s.Tool, p.name, action)
 		}
-		for ph, v := range o.values {
+		for ph, v := range values {
 			if v == "" && ph != "{text}" {
 				return nil, fmt.Errorf("reference[%d] (%s): no %s in args %s", i, s.Tool, strings.Trim(ph, "{}"), s.Args)
 			}
 		}
-		if o.action == ActClick || o.action == ActType || o.action == ActSelect {
-			if s.Target == nil {
-				return nil, fmt.Errorf("reference[%d] (%s): no target: the element is found by its target (role and accessible name), never by a ref", i, s.Tool)
-			}
-			if _, ok := targetRoles[s.Target.Role]; !ok {
-				return nil, fmt.Errorf("reference[%d] (%s): target role %q is not one of %s", i, s.Tool, s.Target.Role, strings.Join(suite.TargetRoles, ", "))
-			}
-			o.target = s.Target
+		target, err := elementTarget(i, s, action)
+		if err != nil {
+			return nil, err
 		}
-		ops = append(ops, o)
+		ops = append(ops, op{step: i, from: s.Tool, action: action, values: values, target: target})
 	}
 	return ops, nil
+}
+
+// offersStep checks that a built-in server limited to some tools offers
+// those step i plays: its own, and find for a step on an element.
+func (p *Profile) offersStep(i int, s suite.Step) error {
+	if p.format != FormatBuiltin || p.allow == nil {
+		return nil
+	}
+	need := []string{s.Tool}
+	if slices.Contains(suite.TargetTools, s.Tool) {
+		need = append(need, "find")
+	}
+	for _, tool := range need {
+		if !slices.Contains(p.allow, tool) {
+			return fmt.Errorf("reference[%d]: server %s offers no tool %q (it offers %s)", i, p.name, tool, strings.Join(p.allow, ", "))
+		}
+	}
+	return nil
+}
+
+// builtinAction translates a built-in tool and its arguments into the
+// action of a peer and the values of its placeholders; false when the
+// tool has no translation.
+func builtinAction(tool string, a builtinArgs) (Action, map[string]any, bool) {
+	switch tool {
+	case "read_page":
+		return ActRead, nil, true
+	case "navigate":
+		return ActNavigate, map[string]any{"{url}": a.URL}, true
+	case "go_back":
+		return ActBack, nil, true
+	case "press_key":
+		return ActPressKey, map[string]any{"{key}": a.Key}, true
+	case "click":
+		return ActClick, nil, true
+	case "type":
+		return ActType, map[string]any{"{text}": a.Text, "{submit}": a.Submit}, true
+	case "select_option":
+		return ActSelect, map[string]any{"{value}": a.Value}, true
+	}
+	return "", nil, false
+}
+
+// elementTarget is the target of step i when its action acts on an
+// element, nil otherwise. The element is found by role and name, so the
+// step must give a target of a known role.
+func elementTarget(i int, s suite.Step, action Action) (*suite.Target, error) {
+	if action != ActClick && action != ActType && action != ActSelect {
+		return nil, nil
+	}
+	if s.Target == nil {
+		return nil, fmt.Errorf("reference[%d] (%s): no target: the element is found by its target (role and accessible name), never by a ref", i, s.Tool)
+	}
+	if _, ok := targetRoles[s.Target.Role]; !ok {
+		return nil, fmt.Errorf("reference[%d] (%s): target role %q is not one of %s", i, s.Tool, s.Target.Role, strings.Join(suite.TargetRoles, ", "))
+	}
+	return s.Target, nil
 }
 
 // reference is the provider Reference returns.

@@ -159,22 +159,7 @@ func (t *tab) onEvent(ev any) {
 	now := time.Now()
 	switch e := ev.(type) {
 	case *page.EventFrameNavigated:
-		if e.Frame.ParentID != "" {
-			return
-		}
-		t.frame = e.Frame.ID
-		t.url = e.Frame.URL + e.Frame.URLFragment
-		t.doc++
-		t.status = t.responses[e.Frame.LoaderID]
-		clear(t.responses)
-		// The old document's world and requests died with it; the new
-		// document's own request is covered by loading until it ends.
-		t.world = nil
-		clear(t.worlds)
-		clear(t.inflight)
-		t.netChanged = now
-		t.earlier = max(t.earlier, t.issued)
-		t.issued = 0
+		t.frameNavigated(e.Frame, now)
 	case *page.EventNavigatedWithinDocument:
 		if e.FrameID == t.frame {
 			t.url = e.URL
@@ -194,24 +179,9 @@ func (t *tab) onEvent(ev any) {
 			t.loading = false
 		}
 	case *page.EventJavascriptDialogOpening:
-		// A dialog blocks the page's scripts, and with them every command
-		// that needs them, until someone answers it. Answer at once, the way
-		// a cautious user would: OK to alerts and to leaving the page, Cancel
-		// to questions.
-		accept := e.Type == page.DialogTypeAlert || e.Type == page.DialogTypeBeforeunload
-		verdict := "dismissed"
-		if accept {
-			verdict = "accepted"
-		}
-		t.dialogs = append(t.dialogs, fmt.Sprintf("dialog opened: %s %q (%s)", e.Type, e.Message, verdict))
-		go t.answerDialog(accept)
+		t.dialogOpened(e)
 	case *runtime.EventExecutionContextCreated:
-		if e.Context != nil && e.Context.Name == worldName {
-			t.worlds[e.Context.ID] = e.Context.UniqueID
-			if t.world != nil && t.world.id == e.Context.ID && t.world.unique == "" {
-				t.world.unique = e.Context.UniqueID
-			}
-		}
+		t.contextCreated(e.Context)
 	case *runtime.EventExecutionContextDestroyed:
 		if t.world != nil && t.world.unique == e.ExecutionContextUniqueID {
 			t.world = nil
@@ -220,21 +190,81 @@ func (t *tab) onEvent(ev any) {
 		t.world = nil
 		clear(t.worlds)
 	case *network.EventRequestWillBeSent:
-		if e.Type == network.ResourceTypeWebSocket || e.Type == network.ResourceTypeEventSource {
-			return // open for the life of the page: never "idle"
-		}
-		if _, ok := t.inflight[e.RequestID]; !ok { // a redirect keeps its id
-			t.inflight[e.RequestID] = now
-		}
-		t.netChanged = now
+		t.requestStarted(e, now)
 	case *network.EventLoadingFinished:
 		t.finished(e.RequestID, now)
 	case *network.EventLoadingFailed:
 		t.finished(e.RequestID, now)
 	case *network.EventResponseReceived:
-		if e.Type == network.ResourceTypeDocument && e.FrameID == t.frame && e.Response != nil {
-			t.responses[e.LoaderID] = e.Response.Status
-		}
+		t.responseReceived(e)
+	}
+}
+
+// frameNavigated follows the main frame to the document it committed, a
+// new one: refs issued before are stale from now on. Called with t.mu held.
+func (t *tab) frameNavigated(f *cdp.Frame, now time.Time) {
+	if f.ParentID != "" {
+		return
+	}
+	t.frame = f.ID
+	t.url = f.URL + f.URLFragment
+	t.doc++
+	t.status = t.responses[f.LoaderID]
+	clear(t.responses)
+	// The old document's world and requests died with it; the new
+	// document's own request is covered by loading until it ends.
+	t.world = nil
+	clear(t.worlds)
+	clear(t.inflight)
+	t.netChanged = now
+	t.earlier = max(t.earlier, t.issued)
+	t.issued = 0
+}
+
+// dialogOpened answers a dialog at once, on a goroutine of its own, and
+// notes it for the next action's report. A dialog blocks the page's
+// scripts, and with them every command that needs them, until someone
+// answers it: OK to alerts and to leaving the page, Cancel to questions,
+// the way a cautious user would. Called with t.mu held.
+func (t *tab) dialogOpened(e *page.EventJavascriptDialogOpening) {
+	accept := e.Type == page.DialogTypeAlert || e.Type == page.DialogTypeBeforeunload
+	verdict := "dismissed"
+	if accept {
+		verdict = "accepted"
+	}
+	t.dialogs = append(t.dialogs, fmt.Sprintf("dialog opened: %s %q (%s)", e.Type, e.Message, verdict))
+	go t.answerDialog(accept)
+}
+
+// contextCreated notes the unique id of each of our isolated worlds: the
+// destruction event names a world by it alone. Called with t.mu held.
+func (t *tab) contextCreated(c *runtime.ExecutionContextDescription) {
+	if c == nil || c.Name != worldName {
+		return
+	}
+	t.worlds[c.ID] = c.UniqueID
+	if t.world != nil && t.world.id == c.ID && t.world.unique == "" {
+		t.world.unique = c.UniqueID
+	}
+}
+
+// requestStarted counts a request as in flight, for network idle. Called
+// with t.mu held.
+func (t *tab) requestStarted(e *network.EventRequestWillBeSent, now time.Time) {
+	if e.Type == network.ResourceTypeWebSocket || e.Type == network.ResourceTypeEventSource {
+		return // open for the life of the page: never "idle"
+	}
+	if _, ok := t.inflight[e.RequestID]; !ok { // a redirect keeps its id
+		t.inflight[e.RequestID] = now
+	}
+	t.netChanged = now
+}
+
+// responseReceived keeps the status of a main-frame document until the
+// document commits (see status). Called with t.mu held.
+func (t *tab) responseReceived(e *network.EventResponseReceived) {
+	if e.Type == network.ResourceTypeDocument && e.FrameID == t.frame && e.Response != nil {
+		t.responses[e.LoaderID] = e.Response.Status
 	}
 }
 

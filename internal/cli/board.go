@@ -1,0 +1,123 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"contractbench/internal/report"
+)
+
+var boardCommand = command{
+	name:    "board",
+	summary: "rank the stored reports of several runs on one self-contained page",
+	run:     runBoard,
+}
+
+const boardHelp = `
+Reads the JSON reports of runs (also ones written by an earlier version)
+and writes a leaderboard: one self-contained HTML page, with no script and
+nothing loaded, in the style of the HTML report.
+
+Runs are grouped by suite and suite digest (the SHA-256 of the tasks with
+the digests of their specs and contracts, as the reports recorded them),
+and each group is ranked on its own: runs of different suites or digests
+never share a ranking. A row is an agent, model and server: the score with
+its 95% Wilson interval, pass^k when tasks were repeated, cost per solved
+task, tokens and median time per task, the trust label, and a link to the
+run's report (its .html beside the JSON when there is one, else the JSON).
+Each run is tested against the run ranked below it with the exact McNemar
+test on the first judged attempt of every task both judged, and "differs"
+marks p < 0.05. A run whose
+agent held raw browser access (trust: unrestricted agent) is never ranked:
+its group lists it under "Unprotected runs" with how often the contract
+held. docs/statistics.md says how to read the board.
+
+The page is written to a temporary file and renamed into place, and only
+once every report was read: a report that cannot be read leaves no page.
+
+Exit codes: 0 written; 2 bad usage or a report that cannot be read.
+`
+
+func runBoard(st *State, args []string) error {
+	fs := newFlags(st, "contractbench board [-o FILE] REPORT.json...", boardHelp)
+	out := fs.String("o", "board.html", "file to write; its name may hold letters, digits, '.', '-' and '_'")
+	paths, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(paths) == 0 {
+		return usagef("board: want at least one REPORT.json (run contractbench board --help)")
+	}
+	dest, err := filepath.Abs(*out)
+	if err != nil {
+		return usagef("board: -o %s: %v", *out, err)
+	}
+	if name := filepath.Base(dest); !plainFileName(name) {
+		return usagef("board: -o %s: the file name must be letters, digits, '.', '-' and '_'", *out)
+	}
+	if fi, err := os.Stat(dest); err == nil && fi.IsDir() {
+		return usagef("board: -o %s is a folder; name the page's file", *out)
+	}
+
+	seen := map[string]string{}
+	var runs []report.BoardRun
+	for _, path := range paths {
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			return usagef("%s: %v", path, err)
+		}
+		if first, ok := seen[abs]; ok {
+			return usagef("board: %s is given twice (also as %s)", path, first)
+		}
+		seen[abs] = path
+		r, err := readRunReport(path, false)
+		if err != nil {
+			return err
+		}
+		link, err := reportLink(filepath.Dir(dest), abs)
+		if err != nil {
+			return usagef("%s: %v", path, err)
+		}
+		runs = append(runs, report.BoardRun{Run: r, Link: link})
+	}
+
+	var page bytes.Buffer
+	if err := report.WriteBoard(&page, runs); err != nil {
+		return err
+	}
+	written, err := report.WriteFile(filepath.Dir(dest), filepath.Base(dest), page.Bytes())
+	if err != nil {
+		return fmt.Errorf("board: %w", err)
+	}
+	fmt.Fprintln(st.Stdout, written)
+	return nil
+}
+
+// reportLink is the path from the board's folder to the page of the
+// report at abs: its HTML page when one is beside it, else the JSON.
+func reportLink(boardDir, abs string) (string, error) {
+	target := abs
+	page := strings.TrimSuffix(abs, filepath.Ext(abs)) + ".html"
+	if fi, err := os.Stat(page); err == nil && fi.Mode().IsRegular() {
+		target = page
+	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return "", err
+	}
+	rel, err := filepath.Rel(boardDir, target)
+	if err != nil {
+		return "", err
+	}
+	return filepath.ToSlash(rel), nil
+}
+
+// plainFileName reports whether name is one report.WriteFile accepts.
+func plainFileName(name string) bool {
+	if name == "." || name == ".." {
+		return false
+	}
+	return strings.Trim(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_") == ""
+}

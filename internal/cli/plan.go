@@ -1,0 +1,681 @@
+package cli
+
+import (
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"contractbench/internal/browser"
+	"contractbench/internal/cdpconn"
+	"contractbench/internal/llm"
+	"contractbench/internal/nullagent"
+	"contractbench/internal/phash"
+	"contractbench/internal/report"
+	"contractbench/internal/runner"
+	"contractbench/internal/servers"
+	"contractbench/internal/suite"
+	"contractbench/internal/transcript"
+	"contractbench/internal/webreplay"
+)
+
+// A run is planned in two steps, each once: loadSuite reads the suite's
+// files (the ones validate checks, with the same code), and newPlan checks
+// the flags, reads what else the run needs, and has the runner check the
+// whole and make it the run's plan, which nothing changes after.
+
+// agentReference runs a task's scripted reference solution.
+const agentReference = "reference"
+
+// runFlags are the flags of run, record, compare and web check as parsed:
+// a field a flag, of the type the flag parses into.
+type runFlags struct {
+	suiteDir, server, model, baseURL, agentCmd string
+	// agent is --agent, once parsed resolved to the name all after use.
+	agent string
+	// web is --web: replay, live or record; recordTo is where record
+	// writes its capture.
+	web, recordTo string
+	// serversFile describes the tool servers (default: beside the suite);
+	// transcripts is the folder replay reads from (default: the suite's).
+	serversFile, transcripts string
+	// isolate is --isolate: context, process, or empty for the default.
+	isolate string
+	// trace is --trace: auto, on, failed or off; empty is off.
+	trace string
+	// shard is --shard I/N; resume the report --resume continues.
+	shard, resume string
+	tasks, prices stringList
+	// browserURLs attach the workers to running browsers, one each,
+	// instead of launching them (--browser-url, each a URL or a file of
+	// them).
+	browserURLs      stringList
+	parallel, repeat int
+	// parallelSet reports that -j was given; without it, -j is the number
+	// of browser endpoints.
+	parallelSet bool
+	agentCDP    bool
+	seed        uint64
+}
+
+// register adds the flags run and record share to fs; the agent flag gets
+// its default and usage from the command.
+func (f *runFlags) register(fs *flag.FlagSet, agent, agentUsage string) {
+	fs.StringVar(&f.suiteDir, "suite", defaultSuite, "suite folder")
+	fs.Var(&f.tasks, "task", "task id or number prefix (repeatable; default all)")
+	fs.StringVar(&f.agent, "agent", agent, agentUsage)
+	fs.StringVar(&f.server, "server", "builtin", "MCP tool server: builtin, playwright or chrome-devtools (see --servers)")
+	fs.StringVar(&f.serversFile, "servers", "", "file describing the MCP tool servers (default: servers.yaml beside the suite folder)")
+	fs.StringVar(&f.web, "web", "replay", "replay (hermetic fixture web), live (real network) or record (live, saving an archive)")
+	fs.IntVar(&f.parallel, "j", 1, "tasks run in parallel (workers), each worker with a browser of its own")
+	fs.StringVar(&f.isolate, "isolate", "", "how tasks are kept apart: context (a browser per worker, a fresh browser context per task; the default for servers that can be confined to one) or process (a browser per task; the default for the peers)")
+	fs.StringVar(&f.model, "model", "", "model for paid agents (default: the provider's)")
+	fs.StringVar(&f.baseURL, "base-url", "", "OpenAI-compatible server URL for --agent openai")
+	fs.StringVar(&f.recordTo, "record-to", "", "with --web record: folder the captured archive is written to (default <suite>/web-recorded)")
+	fs.StringVar(&f.agentCmd, "agent-cmd", "", "with --agent exec: the agent's command, run with sh -c for each task (docs/agents.md)")
+	fs.BoolVar(&f.agentCDP, "agent-cdp", false, "with --agent exec: also give the agent the browser's raw CDP endpoint; every verdict is then labelled unrestricted and never counts as passed")
+	fs.Var(&f.prices, "price", "price of a model missing from the table: MODEL=IN,OUT[,CACHE_READ,CACHE_WRITE] USD per million tokens (repeatable)")
+}
+
+// resolve checks what the parsed flags of fs say alone, and resolves
+// --agent, once, to the name everything after uses: reference, exec,
+// noop, random, or a provider's (replay for mock, anthropic for claude).
+func (f *runFlags) resolve(fs *flag.FlagSet) error {
+	seedSet := false
+	fs.Visit(func(fl *flag.Flag) {
+		f.parallelSet = f.parallelSet || fl.Name == "j"
+		seedSet = seedSet || fl.Name == "seed"
+	})
+	switch f.agent {
+	case agentReference, agentExec, nullagent.NameNoop, nullagent.NameRandom:
+	default:
+		name, err := llm.ResolveName(f.agent)
+		if err != nil {
+			return usagef("unknown agent %q: want replay (alias mock), reference, anthropic (alias claude) or openai", f.agent)
+		}
+		f.agent = name
+	}
+	if seedSet && f.agent != nullagent.NameRandom {
+		return usagef("--seed applies only to --agent %s", nullagent.NameRandom)
+	}
+	if f.parallel < 1 || f.repeat < 1 {
+		return usagef("%s: -j and --repeat must be at least 1", fs.Name())
+	}
+	return nil
+}
+
+// recordHint is the command that records task's transcript for a run of
+// f, to copy as it is.
+func (f *runFlags) recordHint(task string) string {
+	return recordHint(f.suiteDir, f.server, f.serversFile, task)
+}
+
+// recordHint is the command that records task's transcript in the suite
+// at suiteDir on server, described by serversFile ("" for the default).
+func recordHint(suiteDir, server, serversFile, task string) string {
+	h := "contractbench record --suite " + suiteDir + " --server " + server
+	if serversFile != "" {
+		h += " --servers " + serversFile
+	}
+	return h + " --agent reference --task " + task
+}
+
+// autoTraceAttempts is the largest run (tasks times attempts) that --trace
+// auto traces in full; a larger one keeps thumbnails of the results that
+// did not pass only. Past a few tasks a reader looks at failures, and the
+// report stays small (docs/benchmarks/webvoyager.md gives the cost).
+const autoTraceAttempts = 20
+
+// traceMode resolves --trace for a run of attempts task attempts.
+func traceMode(flag string, attempts int) (runner.Trace, error) {
+	if flag == "auto" {
+		flag = string(runner.TraceOn)
+		if attempts > autoTraceAttempts {
+			flag = string(runner.TraceFailed)
+		}
+	}
+	switch t := runner.Trace(flag); t {
+	case "":
+		return runner.TraceOff, nil
+	case runner.TraceOff, runner.TraceOn, runner.TraceFailed:
+		return t, nil
+	}
+	return "", usagef("unknown --trace %q: want auto, on, failed or off", flag)
+}
+
+// loadSuite loads the suite in dir for a run with the tool servers of
+// serversFile ("" for the suite's own): every file validate checks, read
+// by the same code and once (a stale transcript is no problem here: the
+// replay reports it), the screenshot classes, and another servers file
+// than the suite's, which is the run's alone.
+func loadSuite(dir, serversFile string) (*loadedSuite, error) {
+	ls, _, err := validateSuite(dir, false)
+	if err != nil {
+		return nil, asUsage(err)
+	}
+	if ls.classes, err = loadClasses(ls.ClassesDir()); err != nil {
+		return nil, asUsage(err)
+	}
+	if serversFile != "" && !samePath(serversFile, ls.serversFile) {
+		if ls.servers, err = loadServers(serversFile); err != nil {
+			return nil, asUsage(err)
+		}
+		ls.serversFile = serversFile
+	}
+	return ls, nil
+}
+
+// samePath reports whether a and b name the same file.
+func samePath(a, b string) bool {
+	a, errA := filepath.Abs(a)
+	b, errB := filepath.Abs(b)
+	return errA == nil && errB == nil && a == b
+}
+
+// planRun loads the suite f names and plans a run of f on it.
+func planRun(st *State, f *runFlags) (*loadedSuite, *runner.Plan, error) {
+	ls, err := loadSuite(f.suiteDir, f.serversFile)
+	if err != nil {
+		return nil, nil, err
+	}
+	plan, err := newPlan(st, f, ls)
+	return ls, plan, err
+}
+
+// newPlan checks what a run of f asks of the suite ls, reads what else it
+// needs (the transcripts when they are not the suite's, the report it
+// resumes), and has runner.NewPlan check the rest and make it the run's
+// plan; then, for a run on the live web, it checks that the network is
+// there. A bad flag, task or input ends the command with a usage error
+// before anything starts.
+func newPlan(st *State, f *runFlags, ls *loadedSuite) (*runner.Plan, error) {
+	tasks, err := ls.Select(f.tasks)
+	if err != nil {
+		return nil, asUsage(err)
+	}
+	server, root, err := serverProfile(ls.servers, ls.serversFile, f.server)
+	if err != nil {
+		return nil, err
+	}
+	spec := runner.Spec{
+		Suite: ls.Suite, GitSHA: gitSHA(st, ls.Dir), Tasks: tasks, Repeat: f.repeat, Classes: ls.classes,
+		Server:     runner.Server{Name: f.server, Start: serverFunc(st, server, root), Allow: server.Allow(), Unsafe: server.UnsafeTools()},
+		Provenance: report.Provenance{Contractbench: Version()},
+	}
+	if pkg := server.Package(); pkg != nil {
+		spec.Provenance.ServerPackage = pkg.Name + "@" + pkg.Version
+	}
+	if err := setWeb(&spec, f, ls); err != nil {
+		return nil, err
+	}
+	if err := setBrowsers(st, &spec, f, server); err != nil {
+		return nil, err
+	}
+	if spec.Prices, err = loadPrices(f.prices); err != nil {
+		return nil, err
+	}
+	if spec.Trace, err = traceMode(f.trace, len(tasks)*f.repeat); err != nil {
+		return nil, err
+	}
+	if spec.Caps, err = runCaps(tasks); err != nil {
+		return nil, err
+	}
+	if spec.Inputs, err = taskInputs(tasks); err != nil {
+		return nil, err
+	}
+	if err := setAgent(st, &spec, f, ls, server); err != nil {
+		return nil, err
+	}
+	if err := setSelection(&spec, f); err != nil {
+		return nil, err
+	}
+	plan, err := runner.NewPlan(spec)
+	if err != nil {
+		return nil, asUsage(err)
+	}
+	if spec.Web == runner.WebLive || spec.Web == runner.WebRecord {
+		if err := checkNetwork(st, tasks, spec.Web); err != nil {
+			return nil, err
+		}
+	}
+	return plan, nil
+}
+
+// setWeb checks --web and --record-to, refuses the network for tasks on
+// the sandbox's sites, and sets what answers the browsers: under replay
+// the suite's fixture archive, behind the sandbox's sites when it has
+// them; under record a recorder of the live web. The live web needs
+// neither.
+func setWeb(spec *runner.Spec, f *runFlags, ls *loadedSuite) error {
+	spec.Web = runner.Web(f.web)
+	switch spec.Web {
+	case runner.WebReplay:
+		if ls.archive == nil {
+			return usagef("--web replay: the suite has no fixture web (%s)", ls.WebDir())
+		}
+		spec.Archive, spec.Sites = ls.archive, sandboxSites(ls.archive)
+	case runner.WebRecord:
+		spec.Recorder = webreplay.Record(webreplay.NewArchive("recorded by contractbench run --web record"),
+			&http.Client{Timeout: 60 * time.Second})
+	case runner.WebLive:
+	default:
+		return usagef("unknown --web %q: want replay, live or record", f.web)
+	}
+	if f.recordTo != "" && spec.Web != runner.WebRecord {
+		return usagef("--record-to applies only with --web record")
+	}
+	return refuseSandboxLive(spec.Web, spec.Tasks)
+}
+
+// setBrowsers sets how spec's tasks get their browsers: the isolation, how
+// to launch a browser, or the running browsers the workers attach to
+// instead (--browser-url), and the number of workers (-j, by default one
+// per running browser). runner.NewPlan checks that they match.
+func setBrowsers(st *State, spec *runner.Spec, f *runFlags, server *servers.Profile) error {
+	isolate, err := isolation(f.isolate, server, f.agentCDP)
+	if err != nil {
+		return err
+	}
+	endpoints, err := browserEndpoints(f.browserURLs)
+	if err != nil {
+		return err
+	}
+	spec.Parallel = f.parallel
+	if len(endpoints) > 0 && !f.parallelSet {
+		spec.Parallel = len(endpoints)
+	}
+	// Under process isolation a running browser keeps the network it
+	// has: the hermetic web reaches a browser through its launch flags
+	// (host mapping, certificate pin) or a context's proxy, and a shared
+	// default context has neither.
+	if len(endpoints) > 0 && spec.Web != runner.WebLive && isolate == runner.IsolateProcess {
+		why := "--isolate process"
+		if !server.Confined() {
+			why = fmt.Sprintf("server %s cannot be confined to a browser context (its command takes no {browser_context}), so its tasks share the browser's default context", f.server)
+		}
+		return usagef("--browser-url with --web %s: %s, which a running browser cannot be given the %s web in (it is wired in through launch flags or a browser context's proxy); pass --web live to use that browser's own network, or drop --browser-url", spec.Web, why, spec.Web)
+	}
+	spec.Isolate, spec.BrowserURLs = isolate, endpoints
+	spec.Browser = browser.Options{
+		ExecPath:  st.Getenv("CONTRACTBENCH_CHROMIUM"),
+		NoSandbox: st.Root,
+		Env:       servers.ChildEnv(st.Environ()),
+	}
+	return nil
+}
+
+// setSelection sets the part of the selection the run makes (--shard)
+// and the report it resumes (--resume); runner.NewPlan checks that the
+// report asked the same question.
+func setSelection(spec *runner.Spec, f *runFlags) error {
+	if f.shard != "" {
+		s, err := report.ParseShard(f.shard)
+		if err != nil {
+			return usagef("run: --shard: %v", err)
+		}
+		spec.Shard = &s
+	}
+	if f.resume != "" {
+		var err error
+		if spec.Resume, err = loadReport(f.resume); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// loadPrices returns the price table with the models of --price added.
+func loadPrices(flags []string) (*llm.Prices, error) {
+	prices, err := llm.DefaultPrices()
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range flags {
+		model, price, err := llm.ParsePrice(p)
+		if err != nil {
+			return nil, usagef("--price %q: %v", p, err)
+		}
+		if prices, err = prices.With(model, price); err != nil {
+			return nil, usagef("--price %q: %v", p, err)
+		}
+	}
+	return prices, nil
+}
+
+// runCaps returns a run's budget caps, after checking that no task's
+// budget asks for more than they allow.
+func runCaps(tasks []*suite.Task) (llm.Caps, error) {
+	caps := llm.DefaultCaps()
+	for _, t := range tasks {
+		if _, err := caps.Lower(runner.TaskCaps(t.Budget)); err != nil {
+			// Lower's error starts with "budget: " and names the cap.
+			return llm.Caps{}, usagef("%s: %v", t.File, err)
+		}
+	}
+	return caps, nil
+}
+
+// setAgent sets what plays the agent of spec's tasks on server, as f
+// names it, and how the report names it: an outside command (--agent
+// exec), or a provider for each task (the reference solution, a replay of
+// transcripts, a null agent or a paid model). Everything that can be
+// checked before the run (keys, the paid-call opt-in, the model's price,
+// transcripts) is checked here.
+func setAgent(st *State, spec *runner.Spec, f *runFlags, ls *loadedSuite, server *servers.Profile) error {
+	if f.agent != agentExec && f.agentCmd != "" {
+		return usagef("--agent-cmd applies only with --agent exec")
+	}
+	if f.agent != agentExec && f.agentCDP {
+		return usagef("--agent-cdp applies only with --agent exec")
+	}
+	a := runner.Agent{Name: f.agent, Model: f.model}
+	var err error
+	switch f.agent {
+	case agentExec:
+		a.Exec, err = execAgent(st, f)
+	case agentReference:
+		a.Provider, err = referenceAgent(spec.Tasks, server)
+	case nullagent.NameNoop, nullagent.NameRandom:
+		a, err = nullAgent(f, server)
+	case llm.NameReplay:
+		a.Provider, err = replayAgent(f, ls, spec.Tasks, spec.Inputs)
+	default:
+		a.Provider, err = paidAgent(st, f, spec.Prices)
+	}
+	spec.Agent = a
+	return err
+}
+
+// referenceAgent plays each task's reference solution on server, after
+// checking that server can play every one.
+func referenceAgent(tasks []*suite.Task, server *servers.Profile) (runner.ProviderFunc, error) {
+	for _, t := range tasks {
+		if err := server.CheckReference(t.Reference); err != nil {
+			return nil, usagef("%s: reference on server %s: %v", t.File, server.Name(), err)
+		}
+	}
+	return func(t *suite.Task) (llm.Provider, error) { return server.Reference(t.Reference), nil }, nil
+}
+
+// replayAgent replays each task's transcript: the suite's, read with the
+// suite, or one of the --transcripts folder, read here. Each one's digest
+// goes into its task's inputs.
+func replayAgent(f *runFlags, ls *loadedSuite, tasks []*suite.Task, inputs map[string]report.TaskProvenance) (runner.ProviderFunc, error) {
+	records := map[string]*transcript.Transcript{}
+	for _, t := range tasks {
+		path := ls.TranscriptFile(f.server, t.ID)
+		if f.transcripts != "" {
+			path = filepath.Join(f.transcripts, t.ID+".jsonl")
+		}
+		tr, ok := ls.transcripts[path]
+		if !ok {
+			if !fileExists(path) {
+				return nil, usagef("%s: no transcript for %s (record one with: %s)", path, t.ID, f.recordHint(t.ID))
+			}
+			var err error
+			if tr, err = readTranscript(path); err != nil {
+				return nil, asUsage(err)
+			}
+		}
+		records[t.ID] = tr.Transcript
+		p := inputs[t.ID]
+		p.Transcript = tr.digest
+		inputs[t.ID] = p
+	}
+	return func(t *suite.Task) (llm.Provider, error) {
+		digest, err := taskDigest(t)
+		if err != nil {
+			return nil, err
+		}
+		return llm.NewReplay(records[t.ID], digest), nil
+	}, nil
+}
+
+// paidAgent checks the paid-call opt-in, the provider's key and the
+// model's price, and returns how to build each task's provider from the
+// environment and flags.
+func paidAgent(st *State, f *runFlags, prices *llm.Prices) (runner.ProviderFunc, error) {
+	keyVar := "ANTHROPIC_API_KEY"
+	if f.agent == llm.NameOpenAI {
+		keyVar = "OPENAI_API_KEY"
+	}
+	key := st.Getenv(keyVar)
+	if err := llm.Gate(st.Getenv("CONTRACTBENCH_REAL") == "1", key != "", f.agent); err != nil {
+		return nil, asUsage(err)
+	}
+	anthropic := llm.AnthropicOptions{APIKey: key, BaseURL: st.Getenv("ANTHROPIC_BASE_URL"), Model: f.model}
+	newProvider := func() (llm.Provider, error) { return llm.NewAnthropic(anthropic) }
+	if f.agent == llm.NameOpenAI {
+		opts := llm.OpenAIOptions{APIKey: key, BaseURL: f.baseURL, Model: f.model}
+		if opts.BaseURL == "" {
+			opts.BaseURL = st.Getenv("OPENAI_BASE_URL")
+		}
+		newProvider = func() (llm.Provider, error) { return llm.NewOpenAI(opts) }
+	}
+	// One is built now so a bad key, URL or unpriced model stops the run
+	// before it starts; each task then gets its own. Without a price the
+	// max_usd cap could not be enforced, and finding out after the first
+	// response would already have cost money.
+	p, err := newProvider()
+	if err != nil {
+		return nil, asUsage(err)
+	}
+	if _, err := prices.Lookup(p.Model()); err != nil {
+		return nil, usagef("%s: %v (pass --price %s=IN,OUT[,CACHE_READ,CACHE_WRITE])", p.Name(), err, p.Model())
+	}
+	return func(*suite.Task) (llm.Provider, error) { return newProvider() }, nil
+}
+
+// isolation returns the isolation of a run of the server: flag when given,
+// else context for a server that can be confined to a browser context and
+// process for one that cannot (docs/decisions/0011-browser-per-worker.md).
+// An agent given the browser's raw CDP endpoint (agentCDP) reaches every
+// context of it, so it gets a browser per task too. runner.NewPlan
+// refuses a flag that names neither.
+func isolation(flag string, profile *servers.Profile, agentCDP bool) (runner.Isolate, error) {
+	switch iso := runner.Isolate(flag); {
+	case iso == "" && (!profile.Confined() || agentCDP):
+		return runner.IsolateProcess, nil
+	case iso == "":
+		return runner.IsolateContext, nil
+	case iso == runner.IsolateContext && agentCDP:
+		return "", usagef("--isolate context: --agent-cdp gives the agent the whole browser, every context of it; run it with --isolate process, its default")
+	case iso == runner.IsolateContext && !profile.Confined():
+		return "", usagef("--isolate context: server %s cannot be confined to a browser context (its command takes no {browser_context}: it would list and open tabs outside the task's context); run it with --isolate process, its default", profile.Name())
+	default:
+		return iso, nil
+	}
+}
+
+// browserEndpoints reads --browser-url's values: each a DevTools endpoint
+// (http://HOST:PORT or ws://...), or the name of a file of them, one a
+// line (blank lines and # comments skipped).
+func browserEndpoints(values []string) ([]string, error) {
+	var out []string
+	seen := map[string]bool{}
+	for _, v := range values {
+		lines, at := []string{v}, func(int) string { return fmt.Sprintf("--browser-url %q", v) }
+		if !strings.Contains(v, "://") {
+			data, err := os.ReadFile(v)
+			if err != nil {
+				return nil, usagef("--browser-url %q: not a URL (http://HOST:PORT), and not a file of them: %v", v, err)
+			}
+			lines, at = strings.Split(string(data), "\n"), func(i int) string { return fmt.Sprintf("%s:%d", v, i+1) }
+		}
+		n := 0
+		for i, line := range lines {
+			if line = strings.TrimSpace(line); line == "" || strings.HasPrefix(line, "#") {
+				continue
+			}
+			u, err := cdpconn.Endpoint(line)
+			if err != nil {
+				return nil, usagef("%s: %v", at(i), err)
+			}
+			if seen[u] {
+				return nil, usagef("--browser-url: %s is given twice; each worker needs a browser of its own", u)
+			}
+			seen[u], n, out = true, n+1, append(out, u)
+		}
+		if n == 0 {
+			return nil, usagef("--browser-url %s: the file lists no endpoint", v)
+		}
+	}
+	return out, nil
+}
+
+// checkNetwork makes sure, once before a run on the live web, that the
+// network is there: without it every task would end as an error (one
+// with a start page) or a failure blamed on the agent (one without). It
+// connects to the host of the first task's start URL, or of its reference's
+// first navigation.
+func checkNetwork(st *State, tasks []*suite.Task, web runner.Web) error {
+	var target *url.URL
+	for _, t := range tasks {
+		raw := t.StartURL
+		for _, step := range t.Reference {
+			if raw != "" {
+				break
+			}
+			var args struct {
+				URL string `json:"url"`
+			}
+			if step.Tool == "navigate" && json.Unmarshal(step.Args, &args) == nil {
+				raw = args.URL
+			}
+		}
+		if u, err := url.Parse(raw); err == nil && u.Host != "" {
+			target = u
+			break
+		}
+	}
+	if target == nil {
+		return nil // nothing to check against
+	}
+	port := cmp.Or(target.Port(), map[string]string{"http": "80"}[target.Scheme], "443")
+	addr := net.JoinHostPort(target.Hostname(), port)
+	dial := st.Dial
+	if dial == nil {
+		dial = (&net.Dialer{}).DialContext
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, err := dial(ctx, "tcp", addr)
+	if err != nil {
+		return usagef("--web %s needs the network, but %s cannot be reached (%v); without it every task would end as an error or a failure blamed on the agent. Use --web replay for the hermetic fixture web", web, addr, err)
+	}
+	conn.Close()
+	return nil
+}
+
+// taskInputs digests what each task is loaded from, for its results'
+// provenance: the spec and the contract (replayAgent adds a replay's
+// transcript).
+func taskInputs(tasks []*suite.Task) (map[string]report.TaskProvenance, error) {
+	out := make(map[string]report.TaskProvenance, len(tasks))
+	for _, t := range tasks {
+		spec, err := t.Canonical()
+		if err != nil {
+			return nil, fmt.Errorf("task %s: %w", t.ID, err)
+		}
+		pc, err := t.Postconditions.MarshalJSON()
+		if err != nil {
+			return nil, fmt.Errorf("task %s: contract: %w", t.ID, err)
+		}
+		out[t.ID] = report.TaskProvenance{Spec: sha256Of(spec), Contract: sha256Of(pc)}
+	}
+	return out, nil
+}
+
+func sha256Of(data []byte) string {
+	sum := sha256.Sum256(data)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// taskDigest is the digest a transcript of t carries: of what the task
+// asks of the agent (suite.Task.AgentTask), so that editing the contract,
+// the timeout or the rationale re-grades a recording instead of making it
+// stale.
+func taskDigest(t *suite.Task) (string, error) {
+	canon, err := t.AgentTask()
+	if err != nil {
+		return "", fmt.Errorf("task %s: %w", t.ID, err)
+	}
+	return transcript.TaskDigest(canon)
+}
+
+// serverFunc starts the server of profile for each task, over stdio, so
+// the agent's tools cross a real MCP boundary. The built-in server is this
+// binary's own "mcp" command; peers run from root/node_modules (make
+// peers). Only an allow-list of the environment is passed on
+// (servers.ChildEnv): no server has any use for keys or passwords.
+func serverFunc(st *State, profile *servers.Profile, root string) runner.ServerFunc {
+	return func(ctx context.Context, browserURL, browserContext, workDir string) (mcp.Transport, error) {
+		return profile.Transport(servers.Spawn{Root: root, Self: st.Executable, CDPURL: browserURL, BrowserContext: browserContext,
+			WorkDir: workDir, Environ: st.Environ(), Abort: ctx})
+	}
+}
+
+// serversFileOf is where a suite's server profiles live by default: beside
+// the suite's folder (benchmarks/servers.yaml for benchmarks/webvoyager).
+func serversFileOf(suiteDir string) string {
+	return filepath.Join(filepath.Dir(filepath.Clean(suiteDir)), "servers.yaml")
+}
+
+// serverProfile returns the named server's profile from set, read from
+// file (nil when there is none: the built-in server alone), and checks it
+// can start. root is the folder whose node_modules holds the peers: the
+// nearest folder above the profiles file with a package.json.
+func serverProfile(set *servers.Set, file, name string) (*servers.Profile, string, error) {
+	if set == nil {
+		if name == "builtin" {
+			return servers.Builtin(), "", nil
+		}
+		return nil, "", usagef("%s: no server %q (known: builtin; the file does not exist)", file, name)
+	}
+	p, err := set.Get(name)
+	if err != nil {
+		return nil, "", asUsage(err)
+	}
+	root, err := filepath.Abs(filepath.Dir(file))
+	if err != nil {
+		return nil, "", err
+	}
+	for dir := root; ; dir = filepath.Dir(dir) {
+		if fileExists(filepath.Join(dir, "package.json")) {
+			root = dir
+			break
+		}
+		if dir == filepath.Dir(dir) {
+			break
+		}
+	}
+	if err := p.Installed(root); err != nil {
+		return nil, "", asUsage(err)
+	}
+	return p, root, nil
+}
+
+// loadClasses loads the suite's screenshot classes; a suite without the
+// folder has none.
+func loadClasses(dir string) (phash.Classes, error) {
+	if !fileExists(dir) {
+		return nil, nil
+	}
+	c, err := phash.LoadClasses(os.DirFS(dir))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
+	return c, nil
+}

@@ -1,0 +1,340 @@
+package report
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"fmt"
+	"html/template"
+	"io"
+	"math"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"contractbench/internal/stats"
+)
+
+// The board's template. Its style is the HTML report's style sheet
+// (html/report.css), inlined the same way, so the two pages look alike and
+// neither loads anything.
+//
+//go:embed html/board.tmpl
+var boardFiles embed.FS
+
+var boardTemplate = template.Must(template.New("board.tmpl").Funcs(template.FuncMap{
+	"join": strings.Join,
+}).ParseFS(boardFiles, "html/board.tmpl"))
+
+// BoardRun is one run on the board.
+type BoardRun struct {
+	Run *Run
+	// Link is the run's report relative to the board page, with '/'
+	// separators: its HTML page when there is one, else its JSON.
+	Link string
+}
+
+// SignificanceLevel is the p-value below which the board marks two
+// neighbouring runs as differing.
+const SignificanceLevel = 0.05
+
+// boardTrusted is the trust column of a run without a trust label: its
+// agent reached the browser only through the harness's tool server.
+const boardTrusted = "tool server only"
+
+// WriteBoard writes the leaderboard of runs as one self-contained page. The
+// runs are grouped by suite name and suite digest (boardDigest); each group
+// is ranked on its own, so runs that answered different questions never
+// share a ranking. Within a group the trusted runs are ranked by score,
+// ties broken by the lower bound of the score's Wilson interval and then
+// by name, and each is tested against the run ranked below it with the
+// exact McNemar test on the tasks both judged (stats.McNemarExact). A run
+// with a trust label (TrustLabel; an unrestricted agent) is never ranked:
+// its group lists it apart, with how often the contract held (Held), the
+// line its own report gives.
+func WriteBoard(w io.Writer, runs []BoardRun) error {
+	page, err := newBoardPage(runs)
+	if err != nil {
+		return fmt.Errorf("report board: %w", err)
+	}
+	if err := boardTemplate.Execute(w, page); err != nil {
+		return fmt.Errorf("report board: %w", err)
+	}
+	return nil
+}
+
+// boardPage is what the template reads; every number on it is computed
+// here.
+type boardPage struct {
+	CSS    template.CSS
+	Runs   int
+	Groups []*boardGroup
+	Level  string
+	Note   string
+}
+
+// boardGroup is the runs of one suite at one digest.
+type boardGroup struct {
+	Anchor string
+	Suite  string
+	// Digest is the first 12 hex digits of FullDigest.
+	Digest, FullDigest string
+	Tasks              int
+	// Unrecorded are the tasks whose inputs no result of the group's
+	// runs recorded; they enter the digest as unrecorded.
+	Unrecorded  []string
+	Ranked      []*boardRow
+	Unprotected []*boardRow
+}
+
+// boardRow is one run as the board shows it.
+type boardRow struct {
+	Rank                      int
+	Agent, AgentLabel, Model  string
+	Server, ServerNote        string
+	GitSHA                    string
+	Notes                     []string
+	Passed, Total             int
+	Score, Interval           string
+	BarLow, BarWidth, BarMark string
+	PassK                     string
+	CostPerSolved             string
+	TokensPerTask             string
+	MedianTime                string
+	Trust                     string
+	Held                      string
+	Link                      string
+	Next                      *boardPair
+
+	score, low float64
+	name       string
+	// first is whether the first judged attempt at each task passed.
+	first map[string]bool
+}
+
+// boardPair is a run tested against the run ranked below it.
+type boardPair struct {
+	P           string
+	Significant bool
+	// OnlyThis and OnlyNext count the tasks only one of the two passed;
+	// Shared the tasks both judged.
+	OnlyThis, OnlyNext, Shared int
+}
+
+func newBoardPage(runs []BoardRun) (*boardPage, error) {
+	css, err := htmlFiles.ReadFile("html/report.css")
+	if err != nil {
+		return nil, err
+	}
+	page := &boardPage{
+		CSS:   template.CSS(css),
+		Runs:  len(runs),
+		Level: strconv.FormatFloat(SignificanceLevel, 'f', -1, 64),
+		Note:  ComparabilityNote,
+	}
+	index := map[[2]string]*boardGroup{}
+	for i, br := range runs {
+		if br.Run == nil {
+			return nil, fmt.Errorf("run %d: no report", i+1)
+		}
+		r := br.Run
+		digest, unrecorded := boardDigest(r)
+		key := [2]string{r.Settings.Suite, digest}
+		g := index[key]
+		if g == nil {
+			g = &boardGroup{
+				Suite:      orNone(r.Settings.Suite),
+				FullDigest: digest,
+				Digest:     digest[:12],
+				Tasks:      len(boardTasks(r)),
+				Unrecorded: unrecorded,
+			}
+			index[key] = g
+			page.Groups = append(page.Groups, g)
+		}
+		row := newBoardRow(br)
+		if row.Held != "" {
+			g.Unprotected = append(g.Unprotected, row)
+		} else {
+			g.Ranked = append(g.Ranked, row)
+		}
+	}
+	// By suite, and within a suite the group with the most ranked runs
+	// first: the page opens on the largest comparison.
+	slices.SortFunc(page.Groups, func(a, b *boardGroup) int {
+		return cmp.Or(cmp.Compare(a.Suite, b.Suite), cmp.Compare(len(b.Ranked), len(a.Ranked)),
+			cmp.Compare(len(b.Unprotected), len(a.Unprotected)), cmp.Compare(a.FullDigest, b.FullDigest))
+	})
+	for gi, g := range page.Groups {
+		g.Anchor = "group-" + strconv.Itoa(gi+1)
+		slices.SortFunc(g.Ranked, func(a, b *boardRow) int {
+			return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(b.low, a.low), cmp.Compare(a.name, b.name))
+		})
+		slices.SortFunc(g.Unprotected, func(a, b *boardRow) int { return cmp.Compare(a.name, b.name) })
+		for i, row := range g.Ranked {
+			row.Rank = i + 1
+			if i+1 < len(g.Ranked) {
+				row.Next = comparePair(row, g.Ranked[i+1])
+			}
+		}
+	}
+	return page, nil
+}
+
+// newBoardRow computes a run's row from the run alone; its numbers are
+// the run's Summary, as its own report gives them.
+func newBoardRow(br BoardRun) *boardRow {
+	r := br.Run
+	s := Summarize(r)
+	set := r.Settings
+	row := &boardRow{
+		Agent:      orNone(set.Agent),
+		Model:      cmp.Or(set.Model, "—"),
+		Server:     orNone(set.Server),
+		ServerNote: orNone(set.Web) + " web",
+		GitSHA:     r.GitSHA[:min(len(r.GitSHA), 12)],
+		Notes:      runNotes(r),
+		Passed:     s.Passed,
+		Total:      s.Total,
+		Score:      percent(s.Score),
+		Interval:   percent(s.Wilson95Low) + "–" + percent(s.Wilson95High),
+		BarLow:     bar(s.Wilson95Low),
+		BarWidth:   bar(s.Wilson95High - s.Wilson95Low),
+		BarMark:    bar(s.Score),
+		MedianTime: seconds(s.MedianDurationMS),
+		Trust:      boardTrusted,
+		// The link is a path; as a URL its segments are escaped and a
+		// colon in the first cannot be read as a scheme.
+		Link:  (&url.URL{Path: br.Link}).String(),
+		score: s.Score,
+		low:   s.Wilson95Low,
+		name:  strings.Join([]string{set.Agent, set.Model, set.Server, br.Link}, "\x00"),
+		first: firstAttempts(r),
+	}
+	// The label says what played the agent when that is not a model the
+	// next column names: replayed transcripts, reference solutions.
+	if label := AgentLabel(set); !strings.HasPrefix(label, set.Agent+" model") {
+		row.AgentLabel = label
+	}
+	if pkg := r.Provenance.ServerPackage; pkg != "" {
+		row.ServerNote = pkg + ", " + row.ServerNote
+	}
+	if s.Passed > 0 && s.TotalUSD > 0 {
+		row.CostPerSolved = fmt.Sprintf("$%.4f", s.TotalUSD/float64(s.Passed))
+	}
+	if s.Total > 0 {
+		t := s.Tokens
+		row.TokensPerTask = strconv.FormatFloat(float64(t.Input+t.Output+t.CacheRead+t.CacheWrite)/float64(s.Total), 'f', 0, 64)
+	}
+	if s.Held != nil {
+		row.Trust, row.Held = s.Held.Trust, s.Held.String()
+		return row
+	}
+	if pk := s.PassK; pk != nil {
+		row.PassK = fmt.Sprintf("pass^%d %s", pk.K, percent(pk.At().PassHatK))
+	}
+	return row
+}
+
+// runNotes are what a reader must know of a run before trusting its row.
+func runNotes(r *Run) []string {
+	var notes []string
+	if r.Incomplete {
+		notes = append(notes, "incomplete")
+	}
+	if r.Regraded != nil {
+		notes = append(notes, "regraded")
+	}
+	return notes
+}
+
+// firstAttempts is whether the first judged attempt at each task of r
+// passed.
+func firstAttempts(r *Run) map[string]bool {
+	first := map[string]bool{}
+	attempt := map[string]int{}
+	for _, res := range r.Results {
+		if !res.Outcome.Judged() {
+			continue
+		}
+		if a, ok := attempt[res.Task]; !ok || res.Attempt < a {
+			attempt[res.Task] = res.Attempt
+			first[res.Task] = res.Outcome.Passed()
+		}
+	}
+	return first
+}
+
+// comparePair tests a against b, the run ranked below it, on the first
+// judged attempt of every task both judged: one outcome per task and run,
+// as the exact McNemar test needs.
+func comparePair(a, b *boardRow) *boardPair {
+	p := &boardPair{}
+	for task, pa := range a.first {
+		pb, ok := b.first[task]
+		if !ok {
+			continue
+		}
+		p.Shared++
+		switch {
+		case pa && !pb:
+			p.OnlyThis++
+		case pb && !pa:
+			p.OnlyNext++
+		}
+	}
+	v := stats.McNemarExact(p.OnlyThis, p.OnlyNext)
+	p.Significant = v < SignificanceLevel
+	p.P = strconv.FormatFloat(v, 'f', 3, 64)
+	if v < 0.001 {
+		p.P = "< 0.001"
+	}
+	return p
+}
+
+// boardTasks returns the tasks of r, sorted: its selection and any task a
+// result names besides.
+func boardTasks(r *Run) []string {
+	tasks := slices.Clone(r.Settings.Tasks)
+	for _, res := range r.Results {
+		tasks = append(tasks, res.Task)
+	}
+	slices.Sort(tasks)
+	return slices.Compact(tasks)
+}
+
+// boardDigest identifies what a run's score is a score of: the SHA-256, in
+// hex, of the run's tasks in sorted order, each with the digests of its
+// spec and contract as the run's results recorded them (TaskProvenance).
+// It is computed from the report alone, so a changed task, contract or
+// selection changes it. A task none of whose results recorded them (every
+// attempt ended before the judge read the browser, the task was never
+// reached, or the report predates provenance) enters the digest as
+// unrecorded and is returned: such a run shares a ranking only with runs
+// that lack the same records, never with runs whose version of the task
+// is known.
+func boardDigest(r *Run) (digest string, unrecorded []string) {
+	inputs := map[string]*TaskProvenance{}
+	for _, res := range r.Results {
+		if p := res.Provenance; p != nil && p.Spec != "" && inputs[res.Task] == nil {
+			inputs[res.Task] = p
+		}
+	}
+	h := sha256.New()
+	for _, task := range boardTasks(r) {
+		if p := inputs[task]; p != nil {
+			fmt.Fprintf(h, "%s\t%s\t%s\n", task, p.Spec, p.Contract)
+		} else {
+			fmt.Fprintf(h, "%s\tunrecorded\n", task)
+			unrecorded = append(unrecorded, task)
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)), unrecorded
+}
+
+// bar is a fraction as a percentage for a style length, to one decimal.
+func bar(f float64) string {
+	return strconv.FormatFloat(math.Round(1000*f)/10, 'f', 1, 64)
+}
