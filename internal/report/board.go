@@ -3,7 +3,6 @@ package report
 import (
 	"cmp"
 	"crypto/sha256"
-	"embed"
 	"encoding/hex"
 	"fmt"
 	"html/template"
@@ -20,13 +19,9 @@ import (
 // The board's template. Its style is the HTML report's style sheet
 // (html/report.css), inlined the same way, so the two pages look alike and
 // neither loads anything.
-//
-//go:embed html/board.tmpl
-var boardFiles embed.FS
-
 var boardTemplate = template.Must(template.New("board.tmpl").Funcs(template.FuncMap{
 	"join": strings.Join,
-}).ParseFS(boardFiles, "html/board.tmpl"))
+}).ParseFS(htmlFiles, "html/board.tmpl"))
 
 // BoardRun is one run on the board.
 type BoardRun struct {

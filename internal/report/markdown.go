@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"contractbench/internal/stats"
 )
 
 // Published numbers the comparison footer quotes. They are self-reported
@@ -190,7 +192,7 @@ func writeTallies(p *printer, r *Run, s Summary) {
 		p.printf("| --- | ---: | ---: | --- |\n")
 	}
 	for i, t := range tallies(r) {
-		lo, hi := Wilson(t.Passed, t.Attempts, Z95)
+		lo, hi := stats.Wilson95(t.Passed, t.Attempts)
 		p.printf("| %s | %d / %d | %s | %s–%s |", cell(escape(t.Task)), t.Passed, t.Attempts,
 			percent(float64(t.Passed)/float64(t.Attempts)), percent(lo), percent(hi))
 		if pk != nil {

@@ -3,10 +3,9 @@ package report
 import (
 	"math"
 	"slices"
-)
 
-// Z95 is the standard normal quantile for a two-sided 95% interval.
-const Z95 = 1.959963984540054
+	"contractbench/internal/stats"
+)
 
 // Summary is what every view says about a run as a whole. It is derived
 // from the Run alone; the JSON form carries it for readers that want the
@@ -86,7 +85,7 @@ func Summarize(r *Run) Summary {
 	// Rounded to a millionth of a dollar: a sum of float prices carries
 	// noise (0.051000000000000004) that would only distract a reader.
 	s.TotalUSD = math.Round(s.TotalUSD*1e6) / 1e6
-	s.Wilson95Low, s.Wilson95High = Wilson(s.Passed, s.Total, Z95)
+	s.Wilson95Low, s.Wilson95High = stats.Wilson95(s.Passed, s.Total)
 	s.NotRun = len(notRun(r))
 	s.MedianDurationMS = median(dur)
 	s.MedianToolCalls = median(calls)
@@ -105,24 +104,6 @@ func Summarize(r *Run) Summary {
 	s.PassK = passK(tasks, k)
 	s.Detectable = detectable(len(tasks), k)
 	return s
-}
-
-// Wilson returns the Wilson score interval for k successes in n trials at
-// the normal quantile z (Z95 for 95%). Unlike the normal approximation it
-// stays inside [0, 1] and is informative at the small n of a benchmark
-// suite and at k = 0 or k = n. With n = 0 nothing is known and the interval
-// is [0, 1].
-func Wilson(k, n int, z float64) (lo, hi float64) {
-	if n <= 0 {
-		return 0, 1
-	}
-	nf := float64(n)
-	p := float64(k) / nf
-	z2 := z * z
-	denom := 1 + z2/nf
-	center := (p + z2/(2*nf)) / denom
-	half := z / denom * math.Sqrt(p*(1-p)/nf+z2/(4*nf*nf))
-	return math.Max(0, center-half), math.Min(1, center+half)
 }
 
 // median returns the median of xs, 0 for none. It sorts xs.

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"contractbench/internal/contract"
+	"contractbench/internal/stats"
 )
 
 func TestWilson(t *testing.T) {
@@ -28,7 +29,7 @@ func TestWilson(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			lo, hi := Wilson(tc.k, tc.n, Z95)
+			lo, hi := stats.Wilson95(tc.k, tc.n)
 			if math.Abs(lo-tc.lo) > 0.0005 || math.Abs(hi-tc.hi) > 0.0005 {
 				t.Errorf("Wilson(%d, %d) = [%.4f, %.4f], want [%.3f, %.3f]", tc.k, tc.n, lo, hi, tc.lo, tc.hi)
 			}
@@ -147,7 +148,7 @@ func TestSummarize(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			got := Summarize(tc.run)
-			tc.want.Wilson95Low, tc.want.Wilson95High = Wilson(tc.want.Passed, tc.want.Total, Z95)
+			tc.want.Wilson95Low, tc.want.Wilson95High = stats.Wilson95(tc.want.Passed, tc.want.Total)
 			if math.Abs(got.TotalUSD-tc.want.TotalUSD) < 1e-9 {
 				got.TotalUSD = tc.want.TotalUSD
 			}
