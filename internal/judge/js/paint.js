@@ -121,9 +121,8 @@ function (op, arg) {
     if (!alive(reg.nodes[word[0]])) return;
     let rects = rectsOf(word);
     if (rects.length === 0) return;
-    for (const { el: e, x, y } of scrollers(word)) {
-      const b = e.getBoundingClientRect();
-      const box = [b.left + e.clientLeft, b.top + e.clientTop, b.left + e.clientLeft + e.clientWidth, b.top + e.clientTop + e.clientHeight];
+    // Scrolling a box moves what it holds, never the boxes around it.
+    for (const { el: e, x, y, box } of scrollers(word)) {
       if (within(rects[0], box)) continue;
       const [dx, dy] = offset(rects[0], box);
       save(e, e.scrollLeft, e.scrollTop);
