@@ -5,8 +5,9 @@ GO      ?= go
 BIN     := bin/contractbench
 SUITE   := benchmarks/webvoyager
 SANDBOX := benchmarks/sandbox
+GENERATED := benchmarks/generated
 
-.PHONY: test bench bench-speed bench-judge bench-reading peers peers-bench build chromium fmt-check vet staticcheck
+.PHONY: test bench bench-speed bench-judge bench-reading bench-generated generated peers peers-bench build chromium fmt-check vet staticcheck
 
 build:
 	$(GO) build -ldflags "-X contractbench/internal/cli.stamped=$$(sh scripts/version.sh)" -o $(BIN) ./cmd/contractbench
@@ -42,13 +43,17 @@ test: chromium peers fmt-check vet staticcheck
 
 ## bench: the WebVoyager suite with the replay agent on the hermetic fixture
 ## web, judged by contract, gated on baseline.json; then the sandbox suite
-## (tasks that change things on the sandbox's own sites), gated on its own
-## baseline.json. Writes both reports.
+## (tasks that change things on the sandbox's own sites) and the generated
+## suite (318 tasks from templates over five applications, all of them,
+## two at a time), each gated on its own baseline.json. Writes the three
+## reports.
 bench: chromium build
 	$(BIN) validate $(SUITE)
 	$(BIN) run --suite $(SUITE) --gate
 	$(BIN) validate $(SANDBOX)
 	$(BIN) run --suite $(SANDBOX) --gate
+	$(BIN) validate $(GENERATED)
+	$(BIN) run --suite $(GENERATED) --gate -j 2
 
 ## bench-speed: wall and CPU time, end to end, of the seed's ten tasks
 ## (median of 5 runs at -j 1, 2 and 3) and of the whole suite (median of 3
@@ -80,3 +85,32 @@ peers:
 ## side (docs/benchmarks/servers.md).
 peers-bench: chromium peers build
 	$(BIN) compare --suite $(SUITE) -j 2
+
+## bench-capacity: how many tasks one machine holds open at a model's
+## pace: both suites with the replay agent paced at 3 s a turn, at -j 1,
+## 8, 16, 32 and 64, a browser per 8 workers; tasks per minute, time
+## beyond the pacing, peak memory, CPU per task, errors
+## (docs/benchmarks/capacity.md).
+.PHONY: bench-capacity bench-chaos
+bench-capacity: chromium build
+	sh scripts/bench-capacity.sh 1 8 16 32 64
+
+## bench-chaos: the long chaos test: a paced suite at -j 32 over four
+## browsers while a seeded schedule kills browsers and tool servers;
+## every attempt ends with one result, and no fault is blamed on the agent.
+bench-chaos: chromium
+	CONTRACTBENCH_CHAOS=long $(GO) test ./internal/cli -run TestChaos -v -count=1 -timeout 60m
+
+## generated: write benchmarks/generated again from its seed and count,
+## and record its reference transcripts (every task on the built-in
+## server, the first two instances of every template on each peer). Run
+## it after changing a template or a page of the sandbox's applications.
+generated: chromium build peers
+	sh scripts/generated-suite.sh
+
+## bench-generated: the whole generated suite: every task replayed on the
+## built-in server and gated, every near-miss control played (each must
+## fail on its clause), and both null agents (each must score 0), with the
+## time of each (docs/benchmarks/generated.md).
+bench-generated: chromium build
+	sh scripts/bench-generated.sh

@@ -12,9 +12,9 @@ import (
 	"contractbench/internal/transcript"
 )
 
-// SystemPrompt states the rules of the game, briefly: every token of it is
+// systemPrompt states the rules of the game, briefly: every token of it is
 // paid on every turn.
-const SystemPrompt = `You operate a web browser through the tools provided. Complete the user's task by using the tools: navigate, read the page, and interact as a person would. Do not guess page content; read it. When the task is done, reply with a short final answer and no tool call.`
+const systemPrompt = `You operate a web browser through the tools provided. Complete the user's task by using the tools: navigate, read the page, and interact as a person would. Do not guess page content; read it. When the task is done, reply with a short final answer and no tool call.`
 
 // Options configure one run of the loop.
 type Options struct {
@@ -93,7 +93,7 @@ func (o *Outcome) ResponseBytes() int64 {
 func Run(ctx context.Context, p llm.Provider, s *mcpclient.Session, opts Options) *Outcome {
 	system := opts.System
 	if system == "" {
-		system = SystemPrompt
+		system = systemPrompt
 	}
 	tools, err := llmTools(s)
 	out := &Outcome{}

@@ -77,7 +77,7 @@ func TestRunConversation(t *testing.T) {
 		t.Fatalf("the provider was asked %d times, want 3", len(reqs))
 	}
 	first := reqs[0]
-	if first.System != agent.SystemPrompt {
+	if first.System != defaultSystemPrompt {
 		t.Errorf("System = %q, want SystemPrompt", first.System)
 	}
 	if first.MaxTokens != llm.MaxTokensPerTurn {
@@ -180,7 +180,7 @@ func TestRunSystemPrompt(t *testing.T) {
 		system string
 		want   string
 	}{
-		{name: "default", system: "", want: agent.SystemPrompt},
+		{name: "default", system: "", want: defaultSystemPrompt},
 		{name: "override", system: "Answer in French.", want: "Answer in French."},
 	}
 	for _, tt := range tests {
@@ -549,3 +549,7 @@ func (d *deadlineOnCue) Err() error {
 		return nil
 	}
 }
+
+// defaultSystemPrompt is the system prompt an agent sends when the caller
+// gives none.
+const defaultSystemPrompt = "You operate a web browser through the tools provided. Complete the user's task by using the tools: navigate, read the page, and interact as a person would. Do not guess page content; read it. When the task is done, reply with a short final answer and no tool call."

@@ -27,17 +27,17 @@ import (
 // The environment an outside agent is started with. docs/agents.md is the
 // contract these names make with agents; they never change meaning.
 const (
-	EnvTask        = "CONTRACTBENCH_TASK"
-	EnvInstruction = "CONTRACTBENCH_INSTRUCTION"
-	EnvStartURL    = "CONTRACTBENCH_START_URL"
-	EnvMCPURL      = "CONTRACTBENCH_MCP_URL"
-	EnvCDPURL      = "CONTRACTBENCH_CDP_URL"
-	EnvUsageFile   = "CONTRACTBENCH_USAGE_FILE"
+	envTask        = "CONTRACTBENCH_TASK"
+	envInstruction = "CONTRACTBENCH_INSTRUCTION"
+	envStartURL    = "CONTRACTBENCH_START_URL"
+	envMCPURL      = "CONTRACTBENCH_MCP_URL"
+	envCDPURL      = "CONTRACTBENCH_CDP_URL"
+	envUsageFile   = "CONTRACTBENCH_USAGE_FILE"
 )
 
-// MaxAnswerBytes bounds the answer read from an outside agent's stdout;
+// maxAnswerBytes bounds the answer read from an outside agent's stdout;
 // anything past it is dropped and the answer says so.
-const MaxAnswerBytes = 64 << 10
+const maxAnswerBytes = 64 << 10
 
 // stderrTail is how much of an outside agent's stderr is kept for the
 // reason of a failed run.
@@ -86,12 +86,12 @@ type ExecOptions struct {
 	Version string
 }
 
-// ExecUsage is what an outside agent writes to CONTRACTBENCH_USAGE_FILE:
+// execUsage is what an outside agent writes to CONTRACTBENCH_USAGE_FILE:
 // its totals for the task so far (the file is read whole, so each write
 // replaces the last). USD, when present, is taken as the agent's own
 // reckoning; without it the tokens are priced for Model with the run's
 // price table.
-type ExecUsage struct {
+type execUsage struct {
 	Model            string   `json:"model,omitempty"`
 	InputTokens      int64    `json:"input_tokens"`
 	OutputTokens     int64    `json:"output_tokens"`
@@ -169,7 +169,7 @@ func RunExec(ctx context.Context, s *mcpclient.Session, opts ExecOptions) *Outco
 // agentCommand is the agent's command, not yet started, in a process group
 // of its own, with its stdout bounded and the tail of its stderr kept.
 func agentCommand(opts ExecOptions, mcpURL, usageFile string) (*exec.Cmd, *boundedBuffer, *tailBuffer) {
-	stdout := &boundedBuffer{limit: MaxAnswerBytes}
+	stdout := &boundedBuffer{limit: maxAnswerBytes}
 	stderr := &tailBuffer{limit: stderrTail}
 	cmd := exec.Command("sh", "-c", opts.Command)
 	cmd.Dir = opts.Dir
@@ -216,20 +216,20 @@ func waitAgent(runCtx context.Context, cmd *exec.Cmd) error {
 // execEnv is the agent's environment: the base one without any variable
 // of the contract, then the contract's.
 func execEnv(opts ExecOptions, mcpURL, usageFile string) []string {
-	ours := []string{EnvTask, EnvInstruction, EnvStartURL, EnvMCPURL, EnvCDPURL, EnvUsageFile}
+	ours := []string{envTask, envInstruction, envStartURL, envMCPURL, envCDPURL, envUsageFile}
 	env := slices.DeleteFunc(slices.Clone(opts.Env), func(kv string) bool {
 		name, _, _ := strings.Cut(kv, "=")
 		return slices.Contains(ours, name)
 	})
 	env = append(env,
-		EnvTask+"="+opts.Task,
-		EnvInstruction+"="+opts.Instruction,
-		EnvStartURL+"="+opts.StartURL,
-		EnvMCPURL+"="+mcpURL,
-		EnvUsageFile+"="+usageFile,
+		envTask+"="+opts.Task,
+		envInstruction+"="+opts.Instruction,
+		envStartURL+"="+opts.StartURL,
+		envMCPURL+"="+mcpURL,
+		envUsageFile+"="+usageFile,
 	)
 	if opts.CDPURL != "" {
-		env = append(env, EnvCDPURL+"="+opts.CDPURL)
+		env = append(env, envCDPURL+"="+opts.CDPURL)
 	}
 	return env
 }
@@ -358,7 +358,7 @@ func (p *execProxy) close() {
 }
 
 // reported turns the agent's usage report into tokens and dollars.
-func (p *execProxy) reported(u ExecUsage) (llm.Usage, float64, error) {
+func (p *execProxy) reported(u execUsage) (llm.Usage, float64, error) {
 	usage := llm.Usage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
 		CacheReadTokens: u.CacheReadTokens, CacheWriteTokens: u.CacheWriteTokens}
 	if u.USD != nil {
@@ -373,13 +373,13 @@ func (p *execProxy) reported(u ExecUsage) (llm.Usage, float64, error) {
 	}
 	usd, err := p.opts.Budget.Price(model, usage)
 	if err != nil {
-		return usage, 0, fmt.Errorf("%s: %w (report usd in the file, or pass --price)", EnvUsageFile, err)
+		return usage, 0, fmt.Errorf("%s: %w (report usd in the file, or pass --price)", envUsageFile, err)
 	}
 	return usage, usd, nil
 }
 
 // checkUsage reports a cap the usage so far passes.
-func (p *execProxy) checkUsage(u ExecUsage) error {
+func (p *execProxy) checkUsage(u execUsage) error {
 	_, usd, err := p.reported(u)
 	if err != nil {
 		return nil // reported once the agent is done, as a failure of its report
@@ -406,22 +406,22 @@ func (p *execProxy) chargeFinalUsage() {
 }
 
 // readUsage reads the usage file; ok is false when the agent wrote none.
-func readUsage(path string) (ExecUsage, bool, error) {
-	var u ExecUsage
+func readUsage(path string) (execUsage, bool, error) {
+	var u execUsage
 	data, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) || (err == nil && len(bytes.TrimSpace(data)) == 0) {
 		return u, false, nil
 	}
 	if err != nil {
-		return u, false, fmt.Errorf("%s: %w", EnvUsageFile, err)
+		return u, false, fmt.Errorf("%s: %w", envUsageFile, err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&u); err != nil {
-		return u, false, fmt.Errorf("%s: the agent's usage report: %w", EnvUsageFile, err)
+		return u, false, fmt.Errorf("%s: the agent's usage report: %w", envUsageFile, err)
 	}
 	if u.InputTokens < 0 || u.OutputTokens < 0 || u.CacheReadTokens < 0 || u.CacheWriteTokens < 0 || (u.USD != nil && *u.USD < 0) {
-		return u, false, fmt.Errorf("%s: the agent's usage report has a negative count", EnvUsageFile)
+		return u, false, fmt.Errorf("%s: the agent's usage report has a negative count", envUsageFile)
 	}
 	return u, true, nil
 }

@@ -38,7 +38,7 @@ func TestMain(m *testing.M) {
 func testAgent(plan string) int {
 	ctx := context.Background()
 	client := mcp.NewClient(&mcp.Implementation{Name: "test-agent", Version: "1"}, nil)
-	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: os.Getenv(agent.EnvMCPURL)}, nil)
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: os.Getenv("CONTRACTBENCH_MCP_URL")}, nil)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "test agent: connect:", err)
 		return 1
@@ -72,13 +72,13 @@ func testAgent(plan string) int {
 		seen = append(seen, fmt.Sprintf("%s=%v:%s", name, res.IsError, got))
 	}
 	if u := os.Getenv("CONTRACTBENCH_TEST_USAGE"); u != "" {
-		if err := os.WriteFile(os.Getenv(agent.EnvUsageFile), []byte(u), 0o600); err != nil {
+		if err := os.WriteFile(os.Getenv("CONTRACTBENCH_USAGE_FILE"), []byte(u), 0o600); err != nil {
 			fmt.Fprintln(os.Stderr, "test agent: usage:", err)
 			return 1
 		}
 	}
-	fmt.Printf("%s | tools %s | cdp %q | %s\n", os.Getenv(agent.EnvInstruction), strings.Join(tools, " "),
-		os.Getenv(agent.EnvCDPURL), strings.Join(seen, "; "))
+	fmt.Printf("%s | tools %s | cdp %q | %s\n", os.Getenv("CONTRACTBENCH_INSTRUCTION"), strings.Join(tools, " "),
+		os.Getenv("CONTRACTBENCH_CDP_URL"), strings.Join(seen, "; "))
 	return 0
 }
 
@@ -155,8 +155,8 @@ func TestRunExecStops(t *testing.T) {
 			}},
 		{name: "bad usage file", plan: "none", env: []string{`CONTRACTBENCH_TEST_USAGE={"tokens":5}`}, want: agent.StopError,
 			check: func(t *testing.T, out *agent.Outcome) {
-				if !strings.Contains(out.Err.Error(), agent.EnvUsageFile) {
-					t.Errorf("error %v, want it to name %s", out.Err, agent.EnvUsageFile)
+				if !strings.Contains(out.Err.Error(), "CONTRACTBENCH_USAGE_FILE") {
+					t.Errorf("error %v, want it to name %s", out.Err, "CONTRACTBENCH_USAGE_FILE")
 				}
 			}},
 		{name: "exit status", shell: `echo starting; echo "it broke" >&2; exit 3`, want: agent.StopError,
@@ -167,8 +167,8 @@ func TestRunExecStops(t *testing.T) {
 			}},
 		{name: "long answer", shell: `head -c 100000 /dev/zero | tr '\0' a`, want: agent.StopAnswer,
 			check: func(t *testing.T, out *agent.Outcome) {
-				if !strings.HasPrefix(out.Answer, strings.Repeat("a", agent.MaxAnswerBytes)+"\n[answer cut at") {
-					t.Errorf("answer of %d bytes ends %q, want the first %d bytes and a note", len(out.Answer), out.Answer[max(len(out.Answer)-80, 0):], agent.MaxAnswerBytes)
+				if !strings.HasPrefix(out.Answer, strings.Repeat("a", answerCut)+"\n[answer cut at") {
+					t.Errorf("answer of %d bytes ends %q, want the first %d bytes and a note", len(out.Answer), out.Answer[max(len(out.Answer)-80, 0):], answerCut)
 				}
 			}},
 		{name: "keys redacted", shell: `echo "my key is $SOME_API_KEY"`, env: []string{"SOME_API_KEY=sk-test-0123456789abcdef"}, want: agent.StopAnswer,
@@ -259,10 +259,10 @@ func alive(pid int) bool {
 func TestRunExecGivesCDPOnlyWhenAsked(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, mcpclient.Options{})
-	opts := execOpts(t, "none", agenttest.NewBudget(t, llm.Caps{}), agent.EnvCDPURL+"=http://inherited.invalid")
+	opts := execOpts(t, "none", agenttest.NewBudget(t, llm.Caps{}), "CONTRACTBENCH_CDP_URL"+"=http://inherited.invalid")
 	out := agent.RunExec(context.Background(), e.session, opts)
 	if !strings.Contains(out.Answer, `cdp ""`) {
-		t.Errorf("answer %q: an inherited %s must not reach the agent", out.Answer, agent.EnvCDPURL)
+		t.Errorf("answer %q: an inherited %s must not reach the agent", out.Answer, "CONTRACTBENCH_CDP_URL")
 	}
 	opts.CDPURL = "http://127.0.0.1:9/"
 	out = agent.RunExec(context.Background(), e.session, opts)
@@ -270,3 +270,8 @@ func TestRunExecGivesCDPOnlyWhenAsked(t *testing.T) {
 		t.Errorf("answer %q, want the CDP URL given", out.Answer)
 	}
 }
+
+// answerCut is where the exec protocol cuts an agent's answer: 64 KiB
+// (docs/agents.md). The environment names above are the protocol's own,
+// written out so that renaming one in the code fails here.
+const answerCut = 64 << 10

@@ -122,8 +122,8 @@ func (b *Browser) end(reason error) {
 	close(b.done)
 }
 
-// CrashError reports a launched Chromium that exited without Close.
-type CrashError struct {
+// crashError reports a launched Chromium that exited without Close.
+type crashError struct {
 	ExecPath string
 	// Err is the process's exit error (an *exec.ExitError), or nil when it
 	// exited with status 0.
@@ -132,7 +132,7 @@ type CrashError struct {
 	Stderr string
 }
 
-func (e *CrashError) Error() string {
+func (e *crashError) Error() string {
 	status := "exit status 0"
 	if e.Err != nil {
 		status = e.Err.Error()
@@ -144,7 +144,7 @@ func (e *CrashError) Error() string {
 	return msg
 }
 
-func (e *CrashError) Unwrap() error { return e.Err }
+func (e *crashError) Unwrap() error { return e.Err }
 
 // findExecPath resolves Options.ExecPath: path itself when set, else the
 // first of candidates that exists.

@@ -307,7 +307,7 @@ func TestCrashIsReported(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("Done stayed open 10s after chromium was killed")
 	}
-	var crash *CrashError
+	var crash *crashError
 	if err := b.Err(); !errors.As(err, &crash) {
 		t.Fatalf("Err() = %v, want a *CrashError", err)
 	}

@@ -53,7 +53,7 @@ func Launch(ctx context.Context, opts Options) (*Browser, error) {
 		<-p.exited
 		var reason error
 		if !b.closing.Load() {
-			reason = &CrashError{ExecPath: execPath, Err: p.waitErr, Stderr: p.stderrTail()}
+			reason = &crashError{ExecPath: execPath, Err: p.waitErr, Stderr: p.stderrTail()}
 		}
 		b.end(reason)
 	}()

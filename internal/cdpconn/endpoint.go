@@ -12,11 +12,16 @@ import (
 )
 
 // httpClient talks to DevTools endpoints. It has no proxy: the endpoint is
-// local, and a proxy from the environment must not intercept it.
+// local, and a proxy from the environment must not intercept it. It has no
+// timeout of its own: a request lasts as long as its context allows (a
+// browser shared by many tasks on a busy machine can take seconds to
+// answer), or fetchMax when the context sets no deadline.
 var httpClient = &http.Client{
 	Transport: &http.Transport{Proxy: nil, DisableKeepAlives: true},
-	Timeout:   5 * time.Second,
 }
+
+// fetchMax bounds a request to an endpoint whose context has no deadline.
+const fetchMax = 30 * time.Second
 
 // Version is the part of a DevTools endpoint's /json/version that the
 // project reads.
@@ -29,6 +34,11 @@ type Version struct {
 // Endpoint returns it) for /json/version, and checks that it names the
 // browser's WebSocket.
 func FetchVersion(ctx context.Context, httpURL string) (Version, error) {
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, fetchMax)
+		defer cancel()
+	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, httpURL+"/json/version", nil)
 	if err != nil {
 		return Version{}, fmt.Errorf("devtools endpoint %s: %w", httpURL, err)

@@ -14,7 +14,7 @@ import (
 	"testing"
 
 	"contractbench/internal/report"
-	"contractbench/internal/transcript"
+	"contractbench/internal/transcript/transcripttest"
 )
 
 // examplesDir holds the example agents, relative to this package. Agents
@@ -139,8 +139,8 @@ func TestForgingAgentIsNeverAPass(t *testing.T) {
 	out := t.TempDir()
 	r := runE2E(t, agentEnv(), "run", "--suite", suiteDir, "--agent", "exec", "--agent-cdp", "--agent-cmd", cmd,
 		"--task", task, "--gate", "--out", out)
-	if r.code != ExitFailed {
-		t.Errorf("exit %d, want %d", r.code, ExitFailed)
+	if r.code != exitFailed {
+		t.Errorf("exit %d, want %d", r.code, exitFailed)
 	}
 	for _, line := range []string{
 		task + ": tainted | trust: unrestricted agent",
@@ -199,8 +199,8 @@ func TestPlaywrightAgentIsLabelledNotScored(t *testing.T) {
 	out := t.TempDir()
 	r := runE2E(t, agentEnv(), "run", "--suite", suiteDir, "--agent", "exec", "--agent-cdp",
 		"--agent-cmd", "node "+examplesDir+"/playwright-cdp-agent.mjs", "--task", task, "--gate", "--out", out)
-	if r.code != ExitFailed {
-		t.Errorf("exit %d, want %d", r.code, ExitFailed)
+	if r.code != exitFailed {
+		t.Errorf("exit %d, want %d", r.code, exitFailed)
 	}
 	for _, line := range []string{
 		task + ": tainted | trust: unrestricted agent",
@@ -248,7 +248,7 @@ func TestPlaywrightAgentIsLabelledNotScored(t *testing.T) {
 		t.Fatalf("want one JSON report, found %q (%v)", jsons, err)
 	}
 	page := filepath.Join(t.TempDir(), "board.html")
-	if b := run(t, nil, "board", "-o", page, jsons[0]); b.code != ExitOK {
+	if b := run(t, nil, "board", "-o", page, jsons[0]); b.code != exitOK {
 		t.Fatalf("board: %s", b)
 	}
 	board, err := os.ReadFile(page)
@@ -289,8 +289,8 @@ func TestExecAgentUsage(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			r := run(t, nil, append([]string{"run", "--suite", suiteDir, "--task", task01}, tc.args...)...)
-			if r.code != ExitUsage || !strings.Contains(r.stderr, tc.want) {
-				t.Errorf("want exit %d and %q, got %s", ExitUsage, tc.want, r)
+			if r.code != exitUsage || !strings.Contains(r.stderr, tc.want) {
+				t.Errorf("want exit %d and %q, got %s", exitUsage, tc.want, r)
 			}
 		})
 	}
@@ -307,8 +307,8 @@ func TestJudgeLabelsItsVerdict(t *testing.T) {
 	// --now sees no network, so task-01's network clause fails.
 	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
 	last := lines[len(lines)-1]
-	if r.code != ExitFailed || !strings.HasPrefix(last, task01+": failed | failed_postcondition: ") || !strings.HasSuffix(last, " | trust: unrestricted agent") {
-		t.Errorf("want exit %d and a labelled failure as the last line, got %s", ExitFailed, r)
+	if r.code != exitFailed || !strings.HasPrefix(last, task01+": failed | failed_postcondition: ") || !strings.HasSuffix(last, " | trust: unrestricted agent") {
+		t.Errorf("want exit %d and a labelled failure as the last line, got %s", exitFailed, r)
 	}
 	if strings.Contains(r.stdout, ": passed") {
 		t.Errorf("judge said passed:\n%s", r)
@@ -325,10 +325,10 @@ func TestOutsideAgentRecordsAndReplays(t *testing.T) {
 	dir := t.TempDir()
 	r := runE2E(t, agentEnv(), "record", "--suite", suiteDir, "--agent", "exec", "--agent-cmd", "python3 "+examplesDir+"/mcp_agent.py",
 		"--model", "scripted", "--task", task, "--out", dir)
-	if r.code != ExitOK {
+	if r.code != exitOK {
 		t.Fatalf("record: %s", r)
 	}
-	tr, err := transcript.ReadFile(filepath.Join(dir, task+".jsonl"))
+	tr, err := transcripttest.ReadFile(filepath.Join(dir, task+".jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -337,7 +337,7 @@ func TestOutsideAgentRecordsAndReplays(t *testing.T) {
 			tr.Header.RecordedBy, len(tr.Calls), tr.Final)
 	}
 	r = runE2E(t, nil, "run", "--suite", suiteDir, "--task", task, "--transcripts", dir, "--out", t.TempDir())
-	if r.code != ExitOK || !hasLine(r.stdout, task+": passed") {
+	if r.code != exitOK || !hasLine(r.stdout, task+": passed") {
 		t.Errorf("replaying the outside agent's transcript: %s", r)
 	}
 }

@@ -30,7 +30,8 @@ its 95% Wilson interval, pass^k when tasks were repeated, cost per solved
 task, tokens and median time per task, the trust label, and a link to the
 run's report (its .html beside the JSON when there is one, else the JSON).
 Each run is tested against the run ranked below it with the exact McNemar
-test on the first judged attempt of every task both judged, and "differs"
+test on the first finished attempt of every task both finished (an error
+or interrupted attempt is left out, as diff leaves it out), and "differs"
 marks p < 0.05. A run whose
 agent held raw browser access (trust: unrestricted agent) is never ranked:
 its group lists it under "Unprotected runs" with how often the contract

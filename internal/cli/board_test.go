@@ -67,7 +67,7 @@ func TestBoardCommand(t *testing.T) {
 
 	out := filepath.Join(dir, "site", "board.html")
 	r := run(t, nil, "board", paths.JSON, weakPath, old, "-o", out)
-	if r.code != ExitOK || strings.TrimSpace(r.stdout) != out {
+	if r.code != exitOK || strings.TrimSpace(r.stdout) != out {
 		t.Fatalf("board: exit %d, stdout %q, stderr %q; want 0 and the path %s", r.code, r.stdout, r.stderr, out)
 	}
 	page, err := os.ReadFile(out)
@@ -113,16 +113,16 @@ func TestBoardBadReportWritesNothing(t *testing.T) {
 			outDir := t.TempDir()
 			out := filepath.Join(outDir, "board.html")
 			r := run(t, nil, "board", "-o", out, good, bad)
-			if r.code != ExitUsage || !strings.Contains(r.stderr, bad) {
-				t.Errorf("exit %d, stderr %q; want %d naming %s", r.code, r.stderr, ExitUsage, bad)
+			if r.code != exitUsage || !strings.Contains(r.stderr, bad) {
+				t.Errorf("exit %d, stderr %q; want %d naming %s", r.code, r.stderr, exitUsage, bad)
 			}
 			if entries, _ := os.ReadDir(outDir); len(entries) != 0 {
 				t.Errorf("the output folder holds %v, want nothing", entries)
 			}
 
 			os.WriteFile(out, []byte("the earlier board"), 0o644)
-			if r := run(t, nil, "board", "-o", out, good, bad); r.code != ExitUsage {
-				t.Errorf("exit %d, want %d", r.code, ExitUsage)
+			if r := run(t, nil, "board", "-o", out, good, bad); r.code != exitUsage {
+				t.Errorf("exit %d, want %d", r.code, exitUsage)
 			}
 			if b, _ := os.ReadFile(out); string(b) != "the earlier board" {
 				t.Errorf("the earlier board became %q", b)
@@ -158,8 +158,8 @@ func TestBoardUsageErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			r := run(t, nil, tc.args...)
-			if r.code != ExitUsage || !strings.Contains(r.stderr, tc.want) {
-				t.Errorf("exit %d, stderr %q; want %d and %q", r.code, r.stderr, ExitUsage, tc.want)
+			if r.code != exitUsage || !strings.Contains(r.stderr, tc.want) {
+				t.Errorf("exit %d, stderr %q; want %d and %q", r.code, r.stderr, exitUsage, tc.want)
 			}
 		})
 	}
@@ -173,7 +173,7 @@ func TestBoardDoubleDash(t *testing.T) {
 	t.Parallel()
 	out := filepath.Join(t.TempDir(), "board.html")
 	r := run(t, nil, "board", "-o", out, "--", "-x.json")
-	if r.code != ExitUsage || !strings.Contains(r.stderr, "open -x.json") {
-		t.Errorf("exit %d, stderr %q; want %d, reading -x.json as a report", r.code, r.stderr, ExitUsage)
+	if r.code != exitUsage || !strings.Contains(r.stderr, "open -x.json") {
+		t.Errorf("exit %d, stderr %q; want %d, reading -x.json as a report", r.code, r.stderr, exitUsage)
 	}
 }

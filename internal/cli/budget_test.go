@@ -5,7 +5,10 @@ package cli
 // refused before anything runs.
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -77,8 +80,8 @@ func TestBudgetCapsEndTheTask(t *testing.T) {
 			out := t.TempDir()
 			args := append([]string{"run", "--suite", suite, "--agent", "claude", "--out", out}, tc.flags...)
 			r := runE2E(t, paidEnv(fake, "sk-ant-test-budget"), args...)
-			if r.code != ExitFailed {
-				t.Fatalf("want exit %d, got:\n%v", ExitFailed, r)
+			if r.code != exitFailed {
+				t.Fatalf("want exit %d, got:\n%v", exitFailed, r)
 			}
 			checkFakeServed(t, fake)
 			if !hasLine(r.stdout, "  reason: "+tc.wantReason) {
@@ -119,8 +122,8 @@ func TestBudgetCannotBeRaised(t *testing.T) {
 			fake := fakeAnthropic(t, task01Script(llmfake.Usage{InputTokens: 10, OutputTokens: 10}))
 			out := t.TempDir()
 			r := runE2E(t, paidEnv(fake, "sk-ant-test-budget"), "run", "--suite", suite, "--agent", "claude", "--out", out)
-			if r.code != ExitUsage {
-				t.Fatalf("want exit %d, got:\n%v", ExitUsage, r)
+			if r.code != exitUsage {
+				t.Fatalf("want exit %d, got:\n%v", exitUsage, r)
 			}
 			if !strings.Contains(r.stderr, task01+".yaml: budget:") || !strings.Contains(r.stderr, tc.want) {
 				t.Errorf("stderr does not name the task file and say %q:\n%s", tc.want, r.stderr)
@@ -133,4 +136,123 @@ func TestBudgetCannotBeRaised(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A total budget stops a paid run before the spend could pass it: the
+// second attempt would be admitted only if what the first spent plus its
+// own cap stayed within the total. The worst case is printed first.
+func TestTotalBudgetStopsTheRun(t *testing.T) {
+	t.Parallel()
+	suite := suiteCopy(t, nil, task01)
+	// 10,000 input tokens at $3 per million and 100 output tokens at $15:
+	// $0.0315 for the first attempt, whose cap is the default $0.50.
+	turn := llmfake.Usage{InputTokens: 10000, OutputTokens: 100}
+	fake := fakeAnthropic(t, []llmfake.Turn{
+		{ToolCalls: []llmfake.ToolCall{navigateExample}, Usage: turn},
+		{ToolCalls: []llmfake.ToolCall{readPageText}, Usage: llmfake.Usage{}},
+		{Text: task01Answer, Usage: llmfake.Usage{}},
+	})
+	out := t.TempDir()
+	r := runE2E(t, paidEnv(fake, "sk-ant-test-total"), "run", "--suite", suite, "--agent", "claude", "--repeat", "2",
+		"--model", "claude-test-unlisted", "--price", "claude-test-unlisted=3,15", "--max-total-usd", "0.52", "--out", out)
+	if r.code != exitFailed {
+		t.Fatalf("want exit %d, got:\n%v", exitFailed, r)
+	}
+	checkFakeServed(t, fake)
+	for _, want := range []string{
+		"worst-case spend: 2 attempts (tasks × repeats), each capped at its max_usd: $1.00 in all; --max-total-usd stops it at $0.52",
+		"stopped at --max-total-usd 0.52: $0.0315 spent",
+	} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	if strings.Contains(r.stderr, "interrupted") {
+		t.Errorf("a budget stop is reported as an interruption:\n%s", r.stderr)
+	}
+	rep := readReport(t, out)
+	if !rep.Incomplete || len(rep.Results) != 1 || rep.Results[0].Outcome != report.OutcomePassed {
+		t.Errorf("report: incomplete %v, %d results; want incomplete with the first attempt passed", rep.Incomplete, len(rep.Results))
+	}
+	if n := len(fake.Requests()); n != 3 {
+		t.Errorf("the fake API got %d requests, want the first attempt's 3", n)
+	}
+}
+
+// A total below one attempt's cap could start nothing: refused before
+// anything runs.
+func TestTotalBudgetBelowOneAttempt(t *testing.T) {
+	t.Parallel()
+	suite := suiteCopy(t, nil, task01)
+	fake := fakeAnthropic(t, task01Script(llmfake.Usage{InputTokens: 10, OutputTokens: 10}))
+	r := runE2E(t, paidEnv(fake, "sk-ant-test-total"), "run", "--suite", suite, "--agent", "claude", "--max-total-usd", "0.2", "--out", t.TempDir())
+	if r.code != exitUsage || !strings.Contains(r.stderr, "--max-total-usd 0.20 is below the $0.50 cap of one attempt") {
+		t.Fatalf("want exit %d naming the cap, got:\n%v", exitUsage, r)
+	}
+	if n := len(fake.Requests()); n != 0 {
+		t.Errorf("the fake API got %d requests", n)
+	}
+}
+
+// compare runs a paid agent against every named server with the same
+// tasks and caps, after printing the worst case over all of them.
+func TestCompareWithAPaidAgent(t *testing.T) {
+	t.Parallel()
+	requirePeers(t)
+	suite := suiteCopy(t, nil, task01)
+	serversFile, err := filepath.Abs("../../benchmarks/servers.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := llmfake.Usage{InputTokens: 100, OutputTokens: 10}
+	// The model plays task-01 on the built-in server, then on
+	// Playwright's, with each server's own tools.
+	script := append(task01Script(u),
+		llmfake.Turn{ToolCalls: []llmfake.ToolCall{{Name: "browser_navigate", Args: json.RawMessage(`{"url":"https://example.com/"}`)}}, Usage: u},
+		llmfake.Turn{ToolCalls: []llmfake.ToolCall{{Name: "browser_snapshot", Args: json.RawMessage(`{}`)}}, Usage: u},
+		llmfake.Turn{Text: task01Answer, Usage: u})
+	fake := fakeAnthropic(t, script)
+	out := t.TempDir()
+	r := runE2E(t, paidEnv(fake, "sk-ant-test-compare"), "compare", "--suite", suite, "--servers", serversFile,
+		"--server", "builtin,playwright", "--agent", "claude", "--out", out)
+	if r.code != exitOK {
+		t.Fatalf("want exit %d, got:\n%v", exitOK, r)
+	}
+	checkFakeServed(t, fake)
+	if want := "worst-case spend: 2 attempts (tasks × repeats × 2 servers), each capped at its max_usd: $1.00 in all"; !strings.Contains(r.stderr, want) {
+		t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+	}
+	runs := 0
+	for _, f := range filesUnder(t, out) {
+		if !strings.HasSuffix(f, ".json") {
+			continue
+		}
+		rep := readReportFile(t, f)
+		res := onlyResult(t, rep)
+		if rep.Settings.Agent != llm.NameAnthropic || res.Outcome != report.OutcomePassed {
+			t.Errorf("%s: agent %s, outcome %s; want %s passed", f, rep.Settings.Agent, res.Outcome, llm.NameAnthropic)
+		}
+		runs++
+	}
+	if runs != 2 {
+		t.Errorf("%d reports, want one per server", runs)
+	}
+	if strings.Contains(r.stdout+r.stderr, "sk-ant-test-compare") {
+		t.Error("the key reached the output")
+	}
+}
+
+// readReportFile reads the JSON report at file.
+func readReportFile(t *testing.T, file string) *report.Run {
+	t.Helper()
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, err := report.ReadJSON(f)
+	if err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	return r
 }

@@ -29,6 +29,7 @@ func commands() []command {
 		judgeCommand,
 		regradeCommand,
 		validateCommand,
+		generateCommand,
 		webCommand,
 		mcpCommand,
 		snapshotCommand,
@@ -67,7 +68,7 @@ func Main(args []string, st *State) int {
 		}
 	}
 	if errors.Is(err, flag.ErrHelp) {
-		return ExitOK
+		return exitOK
 	}
 	return exitCode(err)
 }
@@ -82,7 +83,7 @@ func dispatch(st *State, args []string) error {
 		printMainUsage(st.Stdout)
 		return nil
 	case "version", "--version":
-		fmt.Fprintln(st.Stdout, "contractbench", Version())
+		fmt.Fprintln(st.Stdout, "contractbench", buildVersion())
 		return nil
 	}
 	for _, c := range commands() {

@@ -73,7 +73,7 @@ func golden(t *testing.T, name, got string) {
 
 func TestHelpGolden(t *testing.T) {
 	r := run(t, nil, "--help")
-	if r.code != ExitOK {
+	if r.code != exitOK {
 		t.Fatalf("--help exited %d", r.code)
 	}
 	golden(t, "help/contractbench.txt", r.stdout)
@@ -85,7 +85,7 @@ func TestHelpGolden(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			args := append(strings.Fields(name), "--help")
 			r := run(t, nil, args...)
-			if r.code != ExitOK {
+			if r.code != exitOK {
 				t.Fatalf("%s --help exited %d: %s", name, r.code, r.stderr)
 			}
 			golden(t, "help/"+strings.ReplaceAll(name, " ", "-")+".txt", r.stdout)
@@ -106,8 +106,8 @@ func TestUsageErrors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			r := run(t, nil, tc.args...)
-			if r.code != ExitUsage {
-				t.Errorf("exit %d, want %d", r.code, ExitUsage)
+			if r.code != exitUsage {
+				t.Errorf("exit %d, want %d", r.code, exitUsage)
 			}
 			if !strings.Contains(r.stderr, tc.want) {
 				t.Errorf("stderr %q lacks %q", r.stderr, tc.want)

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"contractbench/internal/llm"
+	"contractbench/internal/nullagent"
 	"contractbench/internal/report"
 	"contractbench/internal/runner"
 )
@@ -32,21 +32,26 @@ HTML report.
 
 Peer servers come from benchmarks/servers.yaml and need "make peers". With
 the default replay agent each server replays its own reference transcripts
-(transcripts/<server>/).
+(transcripts/<server>/). Any other agent (reference, exec, or a paid model:
+anthropic, openai) runs the same tasks, with the same caps and --repeat,
+against every server. Before a paid run starts, compare prints its
+worst-case spend (attempts on every server, each at its max_usd cap); it
+needs the same opt-in as run (CONTRACTBENCH_REAL=1 and the provider's key),
+and --max-total-usd stops it, on whichever server it has reached, before
+the spend could pass that total: the servers run so far are compared, the
+last one's report is marked incomplete, and the exit code is 1.
 `
 
 func runCompare(st *State, args []string) error {
 	fs := newFlags(st, "contractbench compare [--server a,b,c] [flags]", compareHelp)
-	f := runFlags{web: string(runner.WebReplay), repeat: 1}
-	fs.StringVar(&f.suiteDir, "suite", defaultSuite, "suite folder")
-	fs.Var(&f.tasks, "task", "task id or number prefix (repeatable; default all)")
-	list := fs.String("server", "builtin,playwright,chrome-devtools", "comma-separated servers to compare")
+	var f runFlags
+	f.register(fs, "replay", "replay (each server's own transcripts), reference, anthropic (alias claude), openai, or exec (your own, --agent-cmd)")
+	all := "builtin,playwright,chrome-devtools"
+	server := fs.Lookup("server")
+	server.Usage, server.DefValue, f.server = "comma-separated servers to compare", all, all
 	base := fs.String("base", "playwright", "server the ratios are against")
-	fs.StringVar(&f.serversFile, "servers", "", "file describing the MCP tool servers (default: servers.yaml beside the suite folder)")
-	fs.StringVar(&f.agent, "agent", "replay", "replay, reference or exec (paid agents: use run per server)")
-	fs.StringVar(&f.agentCmd, "agent-cmd", "", "with --agent exec: the agent's command (docs/agents.md)")
-	fs.BoolVar(&f.agentCDP, "agent-cdp", false, "with --agent exec: also give the agent raw CDP; every verdict is then labelled unrestricted")
-	fs.IntVar(&f.parallel, "j", 1, "tasks run in parallel (workers), each worker with a browser of its own")
+	fs.IntVar(&f.repeat, "repeat", 1, "run every task K times on every server")
+	fs.Float64Var(&f.maxTotalUSD, "max-total-usd", 0, "over every server: "+maxTotalUsage)
 	out := fs.String("out", "", "report folder (default <suite>/reports)")
 	fs.StringVar(&f.trace, "trace", "auto", traceUsage)
 	if err := parse(fs, args); err != nil {
@@ -58,9 +63,14 @@ func runCompare(st *State, args []string) error {
 	if err := f.resolve(fs); err != nil {
 		return err
 	}
-	if f.agent != llm.NameReplay && f.agent != agentReference && f.agent != agentExec {
-		return usagef("compare: --agent %s: compare replays recordings or plays references; run paid agents with run --server", f.agent)
+	switch f.agent {
+	case nullagent.NameNoop, nullagent.NameRandom:
+		return usagef("compare: --agent %s scores 0 on every server by design; run it with run", f.agent)
 	}
+	if f.web == string(runner.WebRecord) {
+		return usagef("compare: --web record: record the archive once with run, then compare on it")
+	}
+	list := f.server
 	ls, err := loadSuite(f.suiteDir, f.serversFile)
 	if err != nil {
 		return err
@@ -69,7 +79,7 @@ func runCompare(st *State, args []string) error {
 	// any runs.
 	var plans []*runner.Plan
 	var pageTools [][]string
-	for _, name := range strings.Split(*list, ",") {
+	for _, name := range strings.Split(list, ",") {
 		plan, tools, err := serverPlan(st, f, ls, strings.TrimSpace(name))
 		if err != nil {
 			return err
@@ -83,11 +93,18 @@ func runCompare(st *State, args []string) error {
 	if err := report.CheckDir(dir); err != nil {
 		return usagef("--out: %v", err)
 	}
-	rows, runs, err := compareRuns(st, dir, plans, pageTools)
+	limit := &spendLimit{total: f.maxTotalUSD}
+	if err := worstCase(st, f.agent, plans, limit); err != nil {
+		return err
+	}
+	rows, runs, err := compareRuns(st, dir, plans, pageTools, limit)
 	if err != nil {
 		return err
 	}
-	return writeComparison(st, dir, *base, rows, runs)
+	if err := writeComparison(st, dir, *base, rows, runs); err != nil && limit.stop() == nil {
+		return err
+	}
+	return limit.stop()
 }
 
 // serverPlan is the plan of the compared run on server, with the tools
@@ -105,14 +122,14 @@ func serverPlan(st *State, f runFlags, ls *loadedSuite, server string) (*runner.
 // compareRuns runs each plan in turn and writes its report, and a
 // junit.xml with a testsuite for each server run so far; it returns each
 // server's row of the comparison and its run.
-func compareRuns(st *State, dir string, plans []*runner.Plan, pageTools [][]string) ([]report.ServerRow, []report.ServerRun, error) {
+func compareRuns(st *State, dir string, plans []*runner.Plan, pageTools [][]string, limit *spendLimit) ([]report.ServerRow, []report.ServerRun, error) {
 	var rows []report.ServerRow
 	var runs []report.ServerRun
 	var all []*report.Run
 	for i, plan := range plans {
 		server := plan.Settings().Server
 		fmt.Fprintf(st.Stderr, "server %s:\n", server)
-		run := execute(st, plan, runner.Hooks{})
+		run := execute(st, plan, limit.hooks(plan))
 		paths, err := report.WriteFiles(dir, report.BaseName(run), run)
 		if err != nil {
 			return nil, nil, fmt.Errorf("write report: %w", err)
@@ -127,6 +144,9 @@ func compareRuns(st *State, dir string, plans []*runner.Plan, pageTools [][]stri
 		}
 		rows = append(rows, report.CompareRow(server, run, pageTools[i]))
 		runs = append(runs, report.ServerRun{Server: server, Run: run, HTMLFile: filepath.Base(paths.HTML)})
+		if limit.stop() != nil {
+			break // the servers compared so far are compared
+		}
 		if run.Incomplete {
 			return nil, nil, interrupted() // execute said so
 		}

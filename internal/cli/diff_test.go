@@ -270,14 +270,14 @@ func TestDiffWorkedExample(t *testing.T) {
 	t.Parallel()
 	dir, a, b := workedExample(t)
 	r := run(t, nil, "diff", a, b)
-	if r.code != ExitOK || r.stderr != "" {
+	if r.code != exitOK || r.stderr != "" {
 		t.Fatalf("diff: %v", r)
 	}
 	text := strings.ReplaceAll(r.stdout, dir+string(filepath.Separator), "")
 	golden(t, "diff/worked.txt", text)
 
 	r = run(t, nil, "diff", "--json", a, b)
-	if r.code != ExitOK {
+	if r.code != exitOK {
 		t.Fatalf("diff --json: %v", r)
 	}
 	d := decodeDiff(t, r.stdout)
@@ -358,7 +358,7 @@ func TestDiffRepeats(t *testing.T) {
 	b := writeDiffReport(t, dir, "b.json", "bb", "model-b", 3, bs)
 
 	r := run(t, nil, "diff", "--json", "--seed", "7", a, b)
-	if r.code != ExitOK {
+	if r.code != exitOK {
 		t.Fatalf("diff: %v", r)
 	}
 	again := run(t, nil, "diff", "--json", "--seed", "7", a, b)
@@ -400,7 +400,7 @@ func TestDiffRepeats(t *testing.T) {
 	a = writeDiffReport(t, dir, "a2.json", "aa", "model-a", 3, as)
 	b = writeDiffReport(t, dir, "b2.json", "bb", "model-b", 3, bs)
 	r = run(t, nil, "diff", "--json", "--resamples", "999", a, b)
-	if r.code != ExitOK {
+	if r.code != exitOK {
 		t.Fatalf("diff: %v", r)
 	}
 	g = decodeDiff(t, r.stdout).Comparisons[0].Overall
@@ -504,7 +504,7 @@ func TestDiffTemplates(t *testing.T) {
 			a := writeDiffReport(t, dir, "a.json", "aa", "model-a", 1, as)
 			b := writeDiffReport(t, dir, "b.json", "bb", "model-b", 1, bs)
 			r := run(t, nil, "diff", "--json", a, b)
-			if r.code != ExitOK {
+			if r.code != exitOK {
 				t.Fatalf("diff: %v", r)
 			}
 			c := decodeDiff(t, r.stdout).Comparisons[0]
@@ -606,7 +606,7 @@ func TestDiffChangedTasks(t *testing.T) {
 	out := filepath.Join(dir, "out", "diff.txt")
 
 	r := run(t, nil, "diff", "-o", out, a, b)
-	if r.code != ExitUsage || r.stdout != "" {
+	if r.code != exitUsage || r.stdout != "" {
 		t.Fatalf("diff of changed tasks: %v; want exit 2 and nothing on stdout", r)
 	}
 	for _, s := range []string{
@@ -626,7 +626,7 @@ func TestDiffChangedTasks(t *testing.T) {
 	}
 
 	r = run(t, nil, "diff", "--allow-changed", "-o", out, a, b)
-	if r.code != ExitOK || strings.TrimSpace(r.stdout) != out {
+	if r.code != exitOK || strings.TrimSpace(r.stdout) != out {
 		t.Fatalf("diff --allow-changed -o: %v; want exit 0 and the path", r)
 	}
 	written, err := os.ReadFile(out)
@@ -647,7 +647,7 @@ func TestDiffChangedTasks(t *testing.T) {
 	}
 	// Flags may follow the reports.
 	r = run(t, nil, "diff", a, b, "--allow-changed", "--json")
-	if r.code != ExitOK {
+	if r.code != exitOK {
 		t.Fatalf("diff with flags last: %v", r)
 	}
 	c := decodeDiff(t, r.stdout).Comparisons[0]
@@ -688,8 +688,8 @@ func TestDiffBadInput(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			r := run(t, nil, tc.args...)
-			if r.code != ExitUsage || !strings.Contains(r.stderr, tc.want) || (r.stdout != "") != tc.usage {
-				t.Errorf("%v; want exit %d, %q on stderr, nothing on stdout", r, ExitUsage, tc.want)
+			if r.code != exitUsage || !strings.Contains(r.stderr, tc.want) || (r.stdout != "") != tc.usage {
+				t.Errorf("%v; want exit %d, %q on stderr, nothing on stdout", r, exitUsage, tc.want)
 			}
 		})
 	}
@@ -711,7 +711,7 @@ func TestDiffThreeReports(t *testing.T) {
 	}
 	c := writeDiffReport(t, dir, "c.json", "cc", "model-c", 1, cs)
 	r := run(t, nil, "diff", "--json", a, b, c)
-	if r.code != ExitOK {
+	if r.code != exitOK {
 		t.Fatalf("diff: %v", r)
 	}
 	d := decodeDiff(t, r.stdout)

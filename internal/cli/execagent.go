@@ -22,7 +22,7 @@ func execAgent(st *State, f *runFlags) (*runner.ExecAgent, error) {
 		Env:     st.Environ(),
 		CDP:     f.agentCDP,
 		Model:   f.model,
-		Version: Version(),
+		Version: buildVersion(),
 		Stderr:  &lockedWriter{w: st.Stderr},
 	}, nil
 }

@@ -8,14 +8,14 @@ import (
 // Exit codes. They are resolved in one place, exitCode, from the error a
 // command returns.
 const (
-	ExitOK       = 0 // every task and gate passed
-	ExitFailed   = 1 // a task or a gate failed
-	ExitUsage    = 2 // bad usage or a bad input file
-	ExitInternal = 3 // the harness itself broke
-	// ExitInterrupted is the shells' code for a run ended by SIGINT
+	exitOK       = 0 // every task and gate passed
+	exitFailed   = 1 // a task or a gate failed
+	exitUsage    = 2 // bad usage or a bad input file
+	exitInternal = 3 // the harness itself broke
+	// exitInterrupted is the shells' code for a run ended by SIGINT
 	// (128+2), used for every interruption (SIGINT, SIGTERM, SIGHUP): the
 	// run stopped early and its report, if any, is marked incomplete.
-	ExitInterrupted = 130
+	exitInterrupted = 130
 )
 
 // usageError is a mistake of the caller: a bad flag or a bad input file.
@@ -62,14 +62,14 @@ func exitCode(err error) int {
 	var i *interruptedError
 	switch {
 	case err == nil:
-		return ExitOK
+		return exitOK
 	case errors.As(err, &i):
-		return ExitInterrupted
+		return exitInterrupted
 	case errors.As(err, &u):
-		return ExitUsage
+		return exitUsage
 	case errors.As(err, &f):
-		return ExitFailed
+		return exitFailed
 	default:
-		return ExitInternal
+		return exitInternal
 	}
 }

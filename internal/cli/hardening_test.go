@@ -141,13 +141,13 @@ func TestValidateChecksEveryFileOfASuite(t *testing.T) {
 			t.Parallel()
 			s := tc.suite(t)
 			v := run(t, nil, "validate", s)
-			if v.code != ExitUsage || !strings.Contains(v.stdout, tc.want) {
-				t.Errorf("validate: want exit %d with %q, got:\n%v", ExitUsage, tc.want, v)
+			if v.code != exitUsage || !strings.Contains(v.stdout, tc.want) {
+				t.Errorf("validate: want exit %d with %q, got:\n%v", exitUsage, tc.want, v)
 			}
 			out := t.TempDir()
 			r := runE2E(t, nil, "run", "--suite", s, "--task", task01, "--agent", "reference", "--out", out)
-			if r.code != ExitUsage || !strings.Contains(r.stderr, tc.want) {
-				t.Errorf("run: want exit %d with %q, got:\n%v", ExitUsage, tc.want, r)
+			if r.code != exitUsage || !strings.Contains(r.stderr, tc.want) {
+				t.Errorf("run: want exit %d with %q, got:\n%v", exitUsage, tc.want, r)
 			}
 			if strings.Contains(r.stderr, "[1/1]") || len(filesUnder(t, out)) > 0 {
 				t.Errorf("run started a task or wrote a report before refusing:\n%v", r)
@@ -165,7 +165,7 @@ func TestValidateKnowsEveryFile(t *testing.T) {
 		filepath.Join(suiteDir, "baseline.json"),
 	} {
 		r := run(t, nil, "validate", path)
-		if r.code != ExitOK || !strings.Contains(r.stdout, "ok: 1 file(s) valid") {
+		if r.code != exitOK || !strings.Contains(r.stdout, "ok: 1 file(s) valid") {
 			t.Errorf("validate %s: want ok, got:\n%v", path, r)
 		}
 	}
@@ -177,7 +177,7 @@ func TestValidateKnowsEveryFile(t *testing.T) {
 	}
 	lines := bytes.SplitAfter(data, []byte("\n"))
 	writeFileT(t, cut, string(bytes.Join(lines[:2], nil)))
-	if r := run(t, nil, "validate", cut); r.code != ExitUsage || !strings.Contains(r.stdout, "ends without the final answer line") {
+	if r := run(t, nil, "validate", cut); r.code != exitUsage || !strings.Contains(r.stdout, "ends without the final answer line") {
 		t.Errorf("validate of a cut transcript: want exit 2 saying so, got:\n%v", r)
 	}
 }
@@ -195,7 +195,7 @@ func TestLiveWebWithoutNetwork(t *testing.T) {
 	out := t.TempDir()
 	code := Main([]string{"run", "--suite", suiteDir, "--task", task01, "--web", "live", "--agent", "reference", "--out", out}, st)
 	r := result{code, stdout.String(), stderr.String()}
-	if code != ExitUsage || !strings.Contains(r.stderr, "--web live needs the network, but example.com:443 cannot be reached") {
+	if code != exitUsage || !strings.Contains(r.stderr, "--web live needs the network, but example.com:443 cannot be reached") {
 		t.Errorf("want exit 2 naming the unreachable host, got:\n%v", r)
 	}
 	if len(dialed) != 1 {
@@ -251,8 +251,8 @@ func TestReportRescuedWhenTheFolderBreaks(t *testing.T) {
 	if breakErr != nil {
 		t.Fatalf("breaking the report folder: %v", breakErr)
 	}
-	if code != ExitInternal || !strings.Contains(r.stdout, "| "+task01+" | passed |") {
-		t.Fatalf("want exit %d with the results printed, got:\n%v", ExitInternal, r)
+	if code != exitInternal || !strings.Contains(r.stdout, "| "+task01+" | passed |") {
+		t.Fatalf("want exit %d with the results printed, got:\n%v", exitInternal, r)
 	}
 	line := lineWithPrefix(r.stderr, "contractbench: the report could not be written to "+out+"; it was written to ")
 	rescue, ok := strings.CutSuffix(strings.TrimPrefix(line, "contractbench: the report could not be written to "+out+"; it was written to "), " instead")
@@ -285,8 +285,8 @@ func TestStaleTranscriptAndAGateOnASelection(t *testing.T) {
 	serversFile := filepath.Join(t.TempDir(), "servers.yaml")
 	copyTree(t, filepath.Join(suiteDir, "..", "servers.yaml"), serversFile)
 	r := runE2E(t, nil, "run", "--suite", s, "--servers", serversFile, "--transcripts", transcripts, "--out", t.TempDir())
-	if r.code != ExitFailed {
-		t.Fatalf("want exit %d, got:\n%v", ExitFailed, r)
+	if r.code != exitFailed {
+		t.Fatalf("want exit %d, got:\n%v", exitFailed, r)
 	}
 	head := lineWithPrefix(r.stdout, task01+": ")
 	want := task01 + ": replay_drift | the transcript no longer matches; re-record with: contractbench record --suite " + s + " --server builtin --servers " + serversFile + " --agent reference --task " + task01
@@ -300,7 +300,7 @@ func TestStaleTranscriptAndAGateOnASelection(t *testing.T) {
 	// The real suite's gate on one task of ten covers that task.
 	g := runE2E(t, nil, "run", "--suite", suiteDir, "--task", task01, "--gate", "--out", t.TempDir())
 	wantGate := fmt.Sprintf("gate: passed (1 / 1, the 1 of the baseline's %d that were selected)", len(baseline(t).Tasks))
-	if g.code != ExitOK || !hasLine(g.stdout, wantGate) {
+	if g.code != exitOK || !hasLine(g.stdout, wantGate) {
 		t.Errorf("want exit 0 and %q, got:\n%v", wantGate, g)
 	}
 }
@@ -322,15 +322,15 @@ func TestKeepFailingNeverOverwrites(t *testing.T) {
 	writeFileT(t, existing, string(good))
 
 	r := runE2E(t, nil, "record", "--suite", s, "--task", task01, "--keep-failing", "--out", out)
-	if r.code != ExitFailed || !strings.Contains(r.stdout, task01+": failed: transcript not written over the existing "+existing+" (--overwrite replaces it)") {
-		t.Fatalf("want exit %d and the existing transcript kept, got:\n%v", ExitFailed, r)
+	if r.code != exitFailed || !strings.Contains(r.stdout, task01+": failed: transcript not written over the existing "+existing+" (--overwrite replaces it)") {
+		t.Fatalf("want exit %d and the existing transcript kept, got:\n%v", exitFailed, r)
 	}
 	if now, err := os.ReadFile(existing); err != nil || !bytes.Equal(now, good) {
 		t.Errorf("the existing transcript changed (err %v)", err)
 	}
 
 	r = runE2E(t, nil, "record", "--suite", s, "--task", task01, "--keep-failing", "--overwrite", "--out", out)
-	if r.code != ExitFailed || !strings.Contains(r.stdout, task01+": failed: wrote "+existing) {
+	if r.code != exitFailed || !strings.Contains(r.stdout, task01+": failed: wrote "+existing) {
 		t.Fatalf("with --overwrite: want the failing transcript written, got:\n%v", r)
 	}
 }

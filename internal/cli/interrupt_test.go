@@ -166,8 +166,8 @@ watch:
 	r := result{code, stdout.String(), stderr.String()}
 	t.Logf("interrupted after %d browser launches; returned %v later with exit %d",
 		len(launched), time.Since(interruptedAt).Round(time.Millisecond), code)
-	if code != ExitInterrupted {
-		t.Errorf("an interrupted run exited %d, want %d:\n%v", code, ExitInterrupted, r)
+	if code != exitInterrupted {
+		t.Errorf("an interrupted run exited %d, want %d:\n%v", code, exitInterrupted, r)
 	}
 	if !strings.Contains(r.stderr, "interrupted: the report is marked incomplete") {
 		t.Errorf("stderr does not say the run was interrupted:\n%s", r.stderr)

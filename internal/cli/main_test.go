@@ -28,6 +28,7 @@ import (
 	"contractbench/internal/llm/llmfake"
 	"contractbench/internal/report"
 	"contractbench/internal/transcript"
+	"contractbench/internal/transcript/transcripttest"
 	"contractbench/internal/webreplay"
 )
 
@@ -145,16 +146,7 @@ func readReport(t *testing.T, dir string) *report.Run {
 	if len(files) != 1 {
 		t.Fatalf("%s: want exactly one JSON report, found %q", dir, files)
 	}
-	f, err := os.Open(files[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	r, err := report.ReadJSON(f)
-	if err != nil {
-		t.Fatalf("%s: %v", files[0], err)
-	}
-	return r
+	return readReportFile(t, files[0])
 }
 
 // onlyResult returns the run's single result, for runs of one task.
@@ -195,12 +187,12 @@ func suiteTranscript(id string) string {
 // recording rather than drift.
 func writeEdited(t *testing.T, dir, id string, edit func(*transcript.Transcript)) {
 	t.Helper()
-	tr, err := transcript.ReadFile(suiteTranscript(id))
+	tr, err := transcripttest.ReadFile(suiteTranscript(id))
 	if err != nil {
 		t.Fatal(err)
 	}
 	edit(tr)
-	if err := transcript.Rehash(tr); err != nil {
+	if err := transcripttest.Rehash(tr); err != nil {
 		t.Fatal(err)
 	}
 	if err := transcript.WriteFile(filepath.Join(dir, id+".jsonl"), tr); err != nil {

@@ -47,6 +47,7 @@ func runMCP(st *State, args []string) error {
 	web := fs.String("web", "live", "without --cdp: live (the real network) or replay (the suite's fixture web)")
 	suiteDir := fs.String("suite", defaultSuite, "suite whose web/ archive --web replay serves")
 	httpAddr := fs.String("http", "", "serve MCP streamable HTTP at http://ADDR/mcp (a loopback address) instead of stdio")
+	uploads := fs.String("uploads", "", "folder whose files upload_file may choose, by name (none when empty)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -79,7 +80,7 @@ func runMCP(st *State, args []string) error {
 	if *browserContext != "" && *cdp == "" {
 		return usagef("mcp: --browser-context applies only with --cdp")
 	}
-	server, err := toolserver.New(ctx, toolserver.Options{BrowserURL: url, BrowserContext: cdpproto.BrowserContextID(*browserContext), Version: Version()})
+	server, err := toolserver.New(ctx, toolserver.Options{BrowserURL: url, BrowserContext: cdpproto.BrowserContextID(*browserContext), Uploads: *uploads, Version: buildVersion()})
 	if err != nil {
 		return err
 	}

@@ -88,8 +88,8 @@ func TestMCPHTTPRefusesOtherAddresses(t *testing.T) {
 	t.Parallel()
 	for _, addr := range []string{"0.0.0.0:8931", "example.com:80", "8931"} {
 		r := run(t, nil, "mcp", "--http", addr)
-		if r.code != ExitUsage || !strings.Contains(r.stderr, addr) {
-			t.Errorf("--http %s: want exit %d naming the address, got %s", addr, ExitUsage, r)
+		if r.code != exitUsage || !strings.Contains(r.stderr, addr) {
+			t.Errorf("--http %s: want exit %d naming the address, got %s", addr, exitUsage, r)
 		}
 	}
 }

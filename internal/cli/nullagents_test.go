@@ -67,8 +67,8 @@ func checkNullRun(t *testing.T, dir string, agent, tasks []string) {
 		args = append(args, "--task", id)
 	}
 	r := runE2E(t, nil, args...)
-	if r.code != ExitFailed && r.code != ExitInternal {
-		t.Errorf("%s: exit %d, want %d (every task failed):\n%v", strings.Join(args, " "), r.code, ExitFailed, r)
+	if r.code != exitFailed && r.code != exitInternal {
+		t.Errorf("%s: exit %d, want %d (every task failed):\n%v", strings.Join(args, " "), r.code, exitFailed, r)
 	}
 	rep := readReport(t, out)
 	if rep.Settings.Model != "none (null agent: no model ran)" {
@@ -113,8 +113,8 @@ func TestNullAgentUsage(t *testing.T) {
 		{[]string{"run", "--suite", suiteDir, "--agent", "random", "--seed", "x"}, "invalid value"},
 	} {
 		r := run(t, nil, tc.args...)
-		if r.code != ExitUsage || !strings.Contains(r.stderr, tc.want) {
-			t.Errorf("%q: want exit %d and %q on stderr, got %v", tc.args, ExitUsage, tc.want, r)
+		if r.code != exitUsage || !strings.Contains(r.stderr, tc.want) {
+			t.Errorf("%q: want exit %d and %q on stderr, got %v", tc.args, exitUsage, tc.want, r)
 		}
 	}
 }

@@ -49,7 +49,7 @@ func TestPeersPassTheGate(t *testing.T) {
 			out := t.TempDir()
 			r := runE2E(t, nil, "run", "--suite", "../../benchmarks/webvoyager", "--server", server, "--gate", "-j", "2", "--out", out)
 			b := baseline(t)
-			if r.code != ExitOK || !hasLine(r.stdout, fmt.Sprintf("gate: passed (%d / %d)", b.ExpectedPassCount, len(b.Tasks))) {
+			if r.code != exitOK || !hasLine(r.stdout, fmt.Sprintf("gate: passed (%d / %d)", b.ExpectedPassCount, len(b.Tasks))) {
 				t.Fatalf("run --server %s --gate: want exit 0 and the gate passed, got %s", server, r)
 			}
 			rep := readReport(t, out)

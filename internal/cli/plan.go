@@ -68,6 +68,14 @@ type runFlags struct {
 	parallelSet bool
 	agentCDP    bool
 	seed        uint64
+	// maxTotalUSD, when positive, is the most a run (or a compare's
+	// runs together) may spend (--max-total-usd).
+	maxTotalUSD float64
+	// pace is run's --pace: empty, "recorded" or a duration; paceJitter
+	// its --pace-jitter. browsers is --browsers (0: one per worker).
+	pace       string
+	paceJitter time.Duration
+	browsers   int
 }
 
 // register adds the flags run and record share to fs; the agent flag gets
@@ -107,8 +115,8 @@ func (f *runFlags) resolve(fs *flag.FlagSet) error {
 		}
 		f.agent = name
 	}
-	if seedSet && f.agent != nullagent.NameRandom {
-		return usagef("--seed applies only to --agent %s", nullagent.NameRandom)
+	if seedSet && f.agent != nullagent.NameRandom && f.paceJitter == 0 {
+		return usagef("--seed applies only to --agent %s and to --pace-jitter", nullagent.NameRandom)
 	}
 	if f.parallel < 1 || f.repeat < 1 {
 		return usagef("%s: -j and --repeat must be at least 1", fs.Name())
@@ -211,8 +219,8 @@ func newPlan(st *State, f *runFlags, ls *loadedSuite) (*runner.Plan, error) {
 	}
 	spec := runner.Spec{
 		Suite: ls.Suite, GitSHA: gitSHA(st, ls.Dir), Tasks: tasks, Repeat: f.repeat, Classes: ls.classes,
-		Server:     runner.Server{Name: f.server, Start: serverFunc(st, server, root), Allow: server.Allow(), Unsafe: server.UnsafeTools()},
-		Provenance: report.Provenance{Contractbench: Version()},
+		Server:     runner.Server{Name: f.server, Start: serverFunc(st, server, root, ls.UploadsDir()), Allow: server.Allow(), Unsafe: server.UnsafeTools()},
+		Provenance: report.Provenance{Contractbench: buildVersion()},
 	}
 	if pkg := server.Package(); pkg != nil {
 		spec.Provenance.ServerPackage = pkg.Name + "@" + pkg.Version
@@ -239,6 +247,9 @@ func newPlan(st *State, f *runFlags, ls *loadedSuite) (*runner.Plan, error) {
 		return nil, err
 	}
 	if err := setSelection(&spec, f); err != nil {
+		return nil, err
+	}
+	if spec.Pace, err = paceOf(f); err != nil {
 		return nil, err
 	}
 	plan, err := runner.NewPlan(spec)
@@ -307,7 +318,7 @@ func setBrowsers(st *State, spec *runner.Spec, f *runFlags, server *servers.Prof
 		}
 		return usagef("--browser-url with --web %s: %s, which a running browser cannot be given the %s web in (it is wired in through launch flags or a browser context's proxy); pass --web live to use that browser's own network, or drop --browser-url", spec.Web, why, spec.Web)
 	}
-	spec.Isolate, spec.BrowserURLs = isolate, endpoints
+	spec.Isolate, spec.BrowserURLs, spec.Browsers = isolate, endpoints, f.browsers
 	spec.Browser = browser.Options{
 		ExecPath:  st.Getenv("CONTRACTBENCH_CHROMIUM"),
 		NoSandbox: st.Root,
@@ -414,6 +425,7 @@ func referenceAgent(tasks []*suite.Task, server *servers.Profile) (runner.Provid
 // goes into its task's inputs.
 func replayAgent(f *runFlags, ls *loadedSuite, tasks []*suite.Task, inputs map[string]report.TaskProvenance) (runner.ProviderFunc, error) {
 	records := map[string]*transcript.Transcript{}
+	var untimed []string
 	for _, t := range tasks {
 		path := ls.TranscriptFile(f.server, t.ID)
 		if f.transcripts != "" {
@@ -430,9 +442,15 @@ func replayAgent(f *runFlags, ls *loadedSuite, tasks []*suite.Task, inputs map[s
 			}
 		}
 		records[t.ID] = tr.Transcript
+		if f.pace == paceRecorded && !transcript.HasThinkTimes(tr.Transcript) {
+			untimed = append(untimed, t.ID)
+		}
 		p := inputs[t.ID]
 		p.Transcript = tr.digest
 		inputs[t.ID] = p
+	}
+	if len(untimed) > 0 {
+		return nil, usagef("--pace recorded: %d of the %d transcripts record no think times (a reference solution's, an outside agent's, or a model's recorded before think times were kept): %s; pace them with --pace DURATION", len(untimed), len(tasks), strings.Join(untimed, ", "))
 	}
 	return func(t *suite.Task) (llm.Provider, error) {
 		digest, err := taskDigest(t)
@@ -441,6 +459,37 @@ func replayAgent(f *runFlags, ls *loadedSuite, tasks []*suite.Task, inputs map[s
 		}
 		return llm.NewReplay(records[t.ID], digest), nil
 	}, nil
+}
+
+// paceRecorded is the --pace that waits the think times transcripts
+// recorded.
+const paceRecorded = "recorded"
+
+// paceOf checks --pace and --pace-jitter and returns the pace they ask
+// for: none, the recorded think times, or a duration before each turn,
+// with a jitter drawn from --seed.
+func paceOf(f *runFlags) (runner.Pace, error) {
+	if f.pace == "" {
+		if f.paceJitter != 0 {
+			return runner.Pace{}, usagef("--pace-jitter applies only with --pace")
+		}
+		return runner.Pace{}, nil
+	}
+	if f.agent != llm.NameReplay {
+		return runner.Pace{}, usagef("--pace applies only to --agent replay: every other agent answers at its own pace")
+	}
+	if f.paceJitter < 0 {
+		return runner.Pace{}, usagef("--pace-jitter %s: want a duration of zero or more", f.paceJitter)
+	}
+	p := runner.Pace{Recorded: f.pace == paceRecorded, Jitter: f.paceJitter, Seed: f.seed}
+	if !p.Recorded {
+		d, err := time.ParseDuration(f.pace)
+		if err != nil || d < 0 {
+			return runner.Pace{}, usagef("--pace %q: want recorded or a duration of zero or more (3s, 1m)", f.pace)
+		}
+		p.Fixed = d
+	}
+	return p, nil
 }
 
 // paidAgent checks the paid-call opt-in, the provider's key and the
@@ -620,10 +669,10 @@ func taskDigest(t *suite.Task) (string, error) {
 // binary's own "mcp" command; peers run from root/node_modules (make
 // peers). Only an allow-list of the environment is passed on
 // (servers.ChildEnv): no server has any use for keys or passwords.
-func serverFunc(st *State, profile *servers.Profile, root string) runner.ServerFunc {
+func serverFunc(st *State, profile *servers.Profile, root, uploads string) runner.ServerFunc {
 	return func(ctx context.Context, browserURL, browserContext, workDir string) (mcp.Transport, error) {
 		return profile.Transport(servers.Spawn{Root: root, Self: st.Executable, CDPURL: browserURL, BrowserContext: browserContext,
-			WorkDir: workDir, Environ: st.Environ(), Abort: ctx})
+			WorkDir: workDir, Environ: st.Environ(), Abort: ctx, Uploads: uploads})
 	}
 }
 

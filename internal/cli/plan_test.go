@@ -74,8 +74,8 @@ func TestTheBrowserChecksAreThePlans(t *testing.T) {
 		}
 		out := t.TempDir()
 		r := runE2E(t, nil, append([]string{"run", "--suite", suiteDir, "--task", task01, "--out", out}, tc.flags...)...)
-		if want := "contractbench: " + err.Error() + "\n"; r.code != ExitUsage || r.stderr != want {
-			t.Errorf("run %s: want exit %d and stderr %q, got:\n%v", strings.Join(tc.flags, " "), ExitUsage, want, r)
+		if want := "contractbench: " + err.Error() + "\n"; r.code != exitUsage || r.stderr != want {
+			t.Errorf("run %s: want exit %d and stderr %q, got:\n%v", strings.Join(tc.flags, " "), exitUsage, want, r)
 		}
 	}
 }

@@ -51,7 +51,7 @@ func TestARunReadsEachInputOnce(t *testing.T) {
 	archive := opens()
 	out := t.TempDir()
 	r := runE2E(t, nil, "run", "--suite", s, "--task", task01, "--agent", "mock", "--gate", "--out", out)
-	if r.code != ExitOK {
+	if r.code != exitOK {
 		t.Fatalf("run: %v", r)
 	}
 	counts := opens()

@@ -15,6 +15,7 @@ import (
 	"contractbench/internal/report"
 	"contractbench/internal/suite"
 	"contractbench/internal/transcript"
+	"contractbench/internal/transcript/transcripttest"
 )
 
 func TestRecordWithClaude(t *testing.T) {
@@ -25,7 +26,7 @@ func TestRecordWithClaude(t *testing.T) {
 
 	r := runE2E(t, paidEnv(fake, "sk-ant-test-record"),
 		"record", "--suite", suiteDir, "--agent", "claude", "--task", task01, "--out", out)
-	if r.code != ExitOK {
+	if r.code != exitOK {
 		t.Fatalf("record --agent claude: want exit 0, got:\n%v", r)
 	}
 	checkFakeServed(t, fake)
@@ -62,7 +63,7 @@ func TestRecordWithClaude(t *testing.T) {
 	if !strings.Contains(r.stdout, "wrote "+path+" (2 calls)") {
 		t.Errorf("stdout does not say it wrote %s with 2 calls:\n%s", path, r.stdout)
 	}
-	tr, err := transcript.ReadFile(path)
+	tr, err := transcripttest.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +103,7 @@ func TestRecordWithClaude(t *testing.T) {
 	// the judge passes it, at no cost.
 	reportDir := t.TempDir()
 	rr := runE2E(t, nil, "run", "--suite", suiteDir, "--task", task01, "--transcripts", out, "--out", reportDir)
-	if rr.code != ExitOK {
+	if rr.code != exitOK {
 		t.Fatalf("replaying the recording: want exit 0, got:\n%v", rr)
 	}
 	res := onlyResult(t, readReport(t, reportDir))

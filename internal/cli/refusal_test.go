@@ -139,8 +139,8 @@ func TestRefusedRuns(t *testing.T) {
 			out := t.TempDir()
 			args := append([]string{"run", "--suite", suite, "--task", task01, "--out", out}, flags...)
 			r := runE2E(t, env, args...)
-			if r.code != ExitUsage {
-				t.Fatalf("want exit %d, got:\n%v", ExitUsage, r)
+			if r.code != exitUsage {
+				t.Fatalf("want exit %d, got:\n%v", exitUsage, r)
 			}
 			for _, w := range tc.want {
 				if !strings.Contains(r.stderr, w) {

@@ -18,7 +18,7 @@ func TestRegrade(t *testing.T) {
 	t.Parallel()
 	runDir := t.TempDir()
 	r := runE2E(t, nil, "run", "--suite", suiteDir, "--task", task01, "--task", "task-03", "--task", "task-10", "-j", "2", "--out", runDir)
-	if r.code != ExitOK {
+	if r.code != exitOK {
 		t.Fatalf("run: %s", r)
 	}
 	old := readReport(t, runDir)
@@ -27,7 +27,7 @@ func TestRegrade(t *testing.T) {
 
 	// The same contracts: the same verdicts, evidence and reasons.
 	r = run(t, nil, "regrade", "--suite", suiteDir, reportFile)
-	if r.code != ExitOK || !strings.Contains(r.stdout, "; 0 outcome(s) changed") {
+	if r.code != exitOK || !strings.Contains(r.stdout, "; 0 outcome(s) changed") {
 		t.Fatalf("regrade: want exit 0 and no change, got %s", r)
 	}
 	same := readReport(t, filepath.Join(runDir, "regraded"))
@@ -59,7 +59,7 @@ func TestRegrade(t *testing.T) {
 	}
 	out := t.TempDir()
 	r = run(t, nil, "regrade", "--suite", suite, "--out", out, reportFile)
-	if r.code != ExitFailed || !hasLine(r.stdout, task01+": passed -> failed") {
+	if r.code != exitFailed || !hasLine(r.stdout, task01+": passed -> failed") {
 		t.Fatalf("regrade with the changed contract: want exit 1 and task-01 passed -> failed, got %s", r)
 	}
 	for _, want := range []string{
@@ -89,8 +89,8 @@ func TestRegradeBadInput(t *testing.T) {
 	}
 	for _, args := range [][]string{{"regrade"}, {"regrade", bad}, {"regrade", bad + ".missing"}} {
 		r := run(t, nil, args...)
-		if r.code != ExitUsage {
-			t.Errorf("%q: want exit %d, got %s", args, ExitUsage, r)
+		if r.code != exitUsage {
+			t.Errorf("%q: want exit %d, got %s", args, exitUsage, r)
 		}
 	}
 	r := run(t, nil, "regrade", bad)
@@ -115,7 +115,7 @@ func TestRegradeVersion1Report(t *testing.T) {
 	t.Parallel()
 	out := t.TempDir()
 	r := run(t, nil, "regrade", "--suite", v1Suite, "--out", out, v1Report)
-	if r.code != ExitFailed || !strings.Contains(r.stdout, "regraded 5 result(s) from "+v1Report+"; 0 outcome(s) changed") {
+	if r.code != exitFailed || !strings.Contains(r.stdout, "regraded 5 result(s) from "+v1Report+"; 0 outcome(s) changed") {
 		t.Fatalf("regrade: want exit 1 (not every result passed) and no change, got %s", r)
 	}
 	f, err := os.Open(v1Report)

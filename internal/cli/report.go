@@ -30,7 +30,7 @@ func execute(st *State, plan *runner.Plan, h runner.Hooks) *report.Run {
 	h.Progress = p.event
 	run := runner.Run(ctx, plan, h)
 	p.finish()
-	if run.Incomplete {
+	if run.Incomplete && ctx.Err() != nil {
 		fmt.Fprintln(st.Stderr, "interrupted: the report is marked incomplete")
 	}
 	return run

@@ -31,6 +31,13 @@ wait. --isolate process launches a Chromium per task instead;
 it is the default for servers that cannot be confined to a browser
 context (the peers, whose commands take no {browser_context}) and for
 --agent-cdp, whose agent holds the whole browser.
+--browsers N shares N browsers among the -j workers (worker i on browser
+i mod N), every task still in a browser context of its own: -j counts
+tasks held open, not Chromiums (docs/benchmarks/capacity.md measures
+what one machine holds). A browser that crashes then ends every task
+running in it as an error. Under --isolate process (the peers) each task
+has a Chromium of its own, about 330 MiB with its tool server's process
+besides, so -j is bounded by memory there and --browsers is refused.
 --browser-url URL uses a running browser instead of launching one, once
 per worker (repeat the flag, or pass a file with one endpoint a line; -j
 defaults to their number): any Chromium with a DevTools endpoint, here or
@@ -54,6 +61,14 @@ no API key). Paid agents need CONTRACTBENCH_REAL=1 and the provider's key
 (ANTHROPIC_API_KEY, OPENAI_API_KEY); --web live needs the network. Tasks on
 the sandbox's own sites (benchmarks/sandbox) run with --web replay only.
 
+--pace makes the replay agent wait before each model turn as a model
+would: a duration (3s), or recorded, the think times of a model's run
+(transcripts recorded from an anthropic or openai run keep each turn's
+think_ms; older ones and reference transcripts have none, and are
+refused). --pace-jitter adds a seeded offset to each wait (--seed). A
+paced run holds its tasks open as a model's run would; the waits are the
+agent's time, in each task's duration and in none of its calls'.
+
 Two null agents check the contracts rather than an agent, and run no model:
 noop answers at once without a tool call, and random (--seed N) reads the
 page through the server's read action and plays up to 30 random calls on
@@ -66,6 +81,9 @@ gate failed; 2 bad usage or input file; 3 a task ended in a harness error;
 130 the run was interrupted (Ctrl-C, SIGTERM, a closed terminal).
 `
 
+// maxTotalUsage documents --max-total-usd for run and compare.
+const maxTotalUsage = "stop starting attempts before the spend could pass this many USD in all (each running attempt counts at its max_usd cap); 0 for no limit"
+
 // traceUsage documents --trace for run and compare.
 const traceUsage = "thumbnails of the page after each tool call, taken by the judge: auto (on up to 20 task attempts, else failed), on, failed (kept for results that did not pass) or off"
 
@@ -77,6 +95,7 @@ func runRun(st *State, args []string) error {
 		defaultAgent = "replay"
 	}
 	f.register(fs, defaultAgent, "replay (alias mock), reference, anthropic (alias claude), openai, exec (your own, --agent-cmd), or a null agent: noop or random; env CONTRACTBENCH_AGENT")
+	fs.Float64Var(&f.maxTotalUSD, "max-total-usd", 0, maxTotalUsage)
 	fs.Uint64Var(&f.seed, "seed", defaultSeed, "seed of --agent random: the same seed plays the same actions on the same page")
 	fs.IntVar(&f.repeat, "repeat", 1, "run every task K times (pass counts and a 95% Wilson interval)")
 	out := fs.String("out", "", "report folder (default <suite>/reports)")
@@ -86,6 +105,9 @@ func runRun(st *State, args []string) error {
 	fs.StringVar(&f.shard, "shard", "", "run only part I of N of the selected task attempts (I/N); merge the parts' reports with merge")
 	fs.StringVar(&f.resume, "resume", "", "report JSON of an earlier run of the same selection: run only the attempts it lacks or that ended in a harness error, keep the rest")
 	fs.StringVar(&f.trace, "trace", "auto", traceUsage)
+	fs.StringVar(&f.pace, "pace", "", "with --agent replay: wait before each model turn as a model would: recorded (the think times the transcripts recorded; refused for transcripts without them) or a duration (3s); the waits are the agent's time")
+	fs.DurationVar(&f.paceJitter, "pace-jitter", 0, "with --pace: add to each wait a uniform offset within ± this duration, drawn from --seed, the task and the attempt")
+	fs.IntVar(&f.browsers, "browsers", 0, "with --isolate context: the number of browsers the -j workers share, each task still in a browser context of its own (default: one per worker); under --isolate process every task has a Chromium of its own")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -116,11 +138,18 @@ func runRun(st *State, args []string) error {
 	if err := report.CheckDir(dir); err != nil {
 		return usagef("--out: %v", err)
 	}
-	run := execute(st, plan, runner.Hooks{})
+	limit := &spendLimit{total: f.maxTotalUSD}
+	if err := worstCase(st, f.agent, []*runner.Plan{plan}, limit); err != nil {
+		return err
+	}
+	run := execute(st, plan, limit.hooks(plan))
 	if err := saveRecording(st, plan.Recorder(), recordedArchiveDir(ls.Dir, f.recordTo)); err != nil {
 		return err
 	}
 	if err := writeReport(st, dir, run); err != nil {
+		return err
+	}
+	if err := limit.stop(); err != nil {
 		return err
 	}
 	return verdictOf(st, run, report.VerdictOptions{Baseline: baseline, RecordHint: f.recordHint})

@@ -64,7 +64,7 @@ func testSandboxStatePerTask(t *testing.T) {
 		for _, id := range sandboxWriters {
 			args = append(args, "--task", id)
 		}
-		if r := runE2E(t, nil, args...); r.code != ExitOK {
+		if r := runE2E(t, nil, args...); r.code != exitOK {
 			t.Fatalf("%q: want exit 0, got:\n%v", args, r)
 		}
 		return readReport(t, out)
@@ -132,8 +132,8 @@ func testSandboxControls(t *testing.T) {
 
 	out := t.TempDir()
 	r := runE2E(t, nil, "run", "--suite", controlsDir, "-j", "2", "--out", out)
-	if r.code != ExitFailed {
-		t.Fatalf("the controls: want exit %d, got:\n%v", ExitFailed, r)
+	if r.code != exitFailed {
+		t.Fatalf("the controls: want exit %d, got:\n%v", exitFailed, r)
 	}
 	for _, res := range readReport(t, out).Results {
 		if res.Outcome != report.OutcomeFailed || res.Failed.String() != want[res.Task] || res.Drift() != "" {
@@ -163,8 +163,8 @@ func testSandboxDoNothing(t *testing.T) {
 	fake := fakeAnthropic(t, script)
 	out := t.TempDir()
 	r := runE2E(t, paidEnv(fake, "sk-ant-test-do-nothing"), "run", "--suite", sandboxDir, "--agent", "claude", "--gate", "-j", "2", "--out", out)
-	if r.code != ExitFailed {
-		t.Fatalf("want exit %d, got:\n%v", ExitFailed, r)
+	if r.code != exitFailed {
+		t.Fatalf("want exit %d, got:\n%v", exitFailed, r)
 	}
 	checkFakeServed(t, fake)
 	rep := readReport(t, out)
@@ -187,8 +187,8 @@ func testSandboxRefusesTheNetwork(t *testing.T) {
 	for _, web := range []string{"live", "record"} {
 		out := t.TempDir()
 		r := runE2E(t, nil, "run", "--suite", sandboxDir, "--agent", "reference", "--web", web, "--task", "sandbox-10", "--out", out)
-		if r.code != ExitUsage {
-			t.Errorf("--web %s: want exit %d, got:\n%v", web, ExitUsage, r)
+		if r.code != exitUsage {
+			t.Errorf("--web %s: want exit %d, got:\n%v", web, exitUsage, r)
 		}
 		if !strings.Contains(r.stderr, "forum.sandbox.test, a sandbox site that exists only in this repository") {
 			t.Errorf("--web %s: stderr does not say why:\n%s", web, r.stderr)
@@ -203,7 +203,7 @@ func testSandboxRefusesTheNetwork(t *testing.T) {
 // the sites and whose static files come from its archive.
 func testSandboxWebCheck(t *testing.T) {
 	r := runE2E(t, nil, "web", "check", "--suite", sandboxDir, "--task", "sandbox-09")
-	if r.code != ExitOK || !hasLine(r.stdout, "ok: 1 task(s), no misses, no dangling links") {
+	if r.code != exitOK || !hasLine(r.stdout, "ok: 1 task(s), no misses, no dangling links") {
 		t.Fatalf("web check on the sandbox: want exit 0 and no misses, got:\n%v", r)
 	}
 	for _, line := range []string{"  303   https://stays.sandbox.test/bookings", "  final https://stays.sandbox.test/bookings/BK-2041"} {

@@ -64,7 +64,7 @@ func TestReplayedSuite(t *testing.T) {
 		b := baseline(t)
 		passed := fmt.Sprintf("gate: passed (%d / %d)", b.ExpectedPassCount, len(b.Tasks))
 		for i, r := range runs {
-			if r.code != ExitOK {
+			if r.code != exitOK {
 				t.Errorf("run %d: run --gate on the unmodified suite: want exit 0, got:\n%v", i+1, r)
 				continue
 			}
@@ -203,8 +203,8 @@ func TestGateFailsOnAMutatedTranscript(t *testing.T) {
 	})
 
 	r := runE2E(t, nil, suiteRunArgs(t.TempDir(), "--transcripts", transcripts)...)
-	if r.code != ExitFailed {
-		t.Fatalf("run --gate with a mutated transcript: want exit %d, got:\n%v", ExitFailed, r)
+	if r.code != exitFailed {
+		t.Fatalf("run --gate with a mutated transcript: want exit %d, got:\n%v", exitFailed, r)
 	}
 	verdict := fmt.Sprintf("gate: FAILED (1 of %d covered tasks)", len(baseline(t).Tasks))
 	if !hasLine(r.stdout, verdict) {
@@ -276,8 +276,8 @@ func TestTheContractJudges(t *testing.T) {
 			transcripts, out := t.TempDir(), t.TempDir()
 			tc.prepare(t, transcripts)
 			r := runE2E(t, nil, "run", "--suite", suiteDir, "--task", task01, "--transcripts", transcripts, "--out", out)
-			if r.code != ExitFailed {
-				t.Fatalf("want exit %d, got:\n%v", ExitFailed, r)
+			if r.code != exitFailed {
+				t.Fatalf("want exit %d, got:\n%v", exitFailed, r)
 			}
 			// The line may go on with a hint (" | re-record with: ...").
 			if lineWithPrefix(r.stdout, tc.wantLine) == "" {

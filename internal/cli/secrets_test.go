@@ -70,8 +70,8 @@ func TestKeysLeakNowhere(t *testing.T) {
 		command  string
 		wantCode int
 	}{
-		{"run", func(string) []llmfake.Turn { return fine }, "run", ExitOK},
-		{"record", func(string) []llmfake.Turn { return fine }, "record", ExitOK},
+		{"run", func(string) []llmfake.Turn { return fine }, "run", exitOK},
+		{"record", func(string) []llmfake.Turn { return fine }, "record", exitOK},
 		{
 			// A real API names a rejected key in its error message.
 			name: "the API echoes the key",
@@ -79,7 +79,7 @@ func TestKeysLeakNowhere(t *testing.T) {
 				return []llmfake.Turn{{Status: http.StatusUnauthorized, ErrorMessage: "invalid x-api-key: " + key}}
 			},
 			command:  "run",
-			wantCode: ExitInternal, // the provider failing is the harness's error
+			wantCode: exitInternal, // the provider failing is the harness's error
 		},
 	}
 	for _, tc := range tests {

@@ -37,7 +37,7 @@ func TestShardsMergeAndResume(t *testing.T) {
 	t.Parallel()
 	sel := []string{"run", "--suite", suiteDir, "--task", "task-01", "--task", "task-07", "--repeat", "2"}
 	wholeDir := t.TempDir()
-	if r := runE2E(t, nil, append(sel, "--out", wholeDir)...); r.code != ExitOK {
+	if r := runE2E(t, nil, append(sel, "--out", wholeDir)...); r.code != exitOK {
 		t.Fatalf("whole run: %v", r)
 	}
 	whole := readReport(t, wholeDir)
@@ -48,7 +48,7 @@ func TestShardsMergeAndResume(t *testing.T) {
 	var parts []string
 	for _, shard := range []string{"1/2", "2/2"} {
 		dir := t.TempDir()
-		if r := runE2E(t, nil, append(sel, "--shard", shard, "--out", dir)...); r.code != ExitOK {
+		if r := runE2E(t, nil, append(sel, "--shard", shard, "--out", dir)...); r.code != exitOK {
 			t.Fatalf("shard %s: %v", shard, r)
 		}
 		part := readReport(t, dir)
@@ -59,7 +59,7 @@ func TestShardsMergeAndResume(t *testing.T) {
 		parts = append(parts, files...)
 	}
 	mergedDir := t.TempDir()
-	if r := runE2E(t, nil, append([]string{"merge", "-o", mergedDir}, parts...)...); r.code != ExitOK {
+	if r := runE2E(t, nil, append([]string{"merge", "-o", mergedDir}, parts...)...); r.code != exitOK {
 		t.Fatalf("merge: %v", r)
 	}
 	merged := readReport(t, mergedDir)
@@ -77,7 +77,7 @@ func TestShardsMergeAndResume(t *testing.T) {
 	writeRun(t, partial, &cut)
 	resumedDir := t.TempDir()
 	r := runE2E(t, nil, append(sel, "--resume", partial, "--out", resumedDir)...)
-	if r.code != ExitOK {
+	if r.code != exitOK {
 		t.Fatalf("resume: %v", r)
 	}
 	resumed := readReport(t, resumedDir)
@@ -91,8 +91,8 @@ func TestShardsMergeAndResume(t *testing.T) {
 	}
 
 	// A report of another selection cannot be resumed.
-	if r := runE2E(t, nil, "run", "--suite", suiteDir, "--task", "task-01", "--resume", partial, "--out", t.TempDir()); r.code != ExitUsage {
-		t.Errorf("resuming another selection: want exit %d, got %v", ExitUsage, r)
+	if r := runE2E(t, nil, "run", "--suite", suiteDir, "--task", "task-01", "--resume", partial, "--out", t.TempDir()); r.code != exitUsage {
+		t.Errorf("resuming another selection: want exit %d, got %v", exitUsage, r)
 	}
 }
 

@@ -41,7 +41,7 @@ func TestShowOlderReport(t *testing.T) {
 	dir := copyDir(t, filepath.Join("testdata", "show-v1"))
 	r := run(t, nil, "show", filepath.Join(dir, "dac04951000f.json"))
 	want := filepath.Join(dir, "dac04951000f.html")
-	if r.code != ExitOK || strings.TrimSpace(r.stdout) != want {
+	if r.code != exitOK || strings.TrimSpace(r.stdout) != want {
 		t.Fatalf("show: exit %d, stdout %q, stderr %q; want 0 and the path %s", r.code, r.stdout, r.stderr, want)
 	}
 	page, err := os.ReadFile(want)
@@ -85,8 +85,8 @@ func TestShowBadInput(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			r := run(t, nil, tc.args...)
-			if r.code != ExitUsage || !strings.Contains(r.stderr, tc.want) {
-				t.Errorf("exit %d, stderr %q; want %d and %q", r.code, r.stderr, ExitUsage, tc.want)
+			if r.code != exitUsage || !strings.Contains(r.stderr, tc.want) {
+				t.Errorf("exit %d, stderr %q; want %d and %q", r.code, r.stderr, exitUsage, tc.want)
 			}
 		})
 	}
@@ -150,7 +150,7 @@ func TestShowServe(t *testing.T) {
 		t.Errorf("GET %s: %s, %d bytes; want 200 and the page", url, resp.Status, len(body))
 	}
 	stop()
-	if c := <-code; c != ExitOK {
+	if c := <-code; c != exitOK {
 		t.Errorf("show --serve exited %d after the interrupt, want 0 (stderr %q)", c, stderr.String())
 	}
 	if html, _ := filepath.Glob(filepath.Join(dir, "*.html")); len(html) > 0 {
@@ -165,7 +165,7 @@ func TestShowVersion1Report(t *testing.T) {
 	t.Parallel()
 	out := filepath.Join(t.TempDir(), "v1.html")
 	r := run(t, nil, "show", "--html", out, v1Report)
-	if r.code != ExitOK || strings.TrimSpace(r.stdout) != out {
+	if r.code != exitOK || strings.TrimSpace(r.stdout) != out {
 		t.Fatalf("show: want exit 0 and the path %s, got %s", out, r)
 	}
 	page, err := os.ReadFile(out)

@@ -92,8 +92,8 @@ func TestSignalsEndARun(t *testing.T) {
 			}
 			err := <-done
 			var exit *exec.ExitError
-			if !errors.As(err, &exit) || exit.ExitCode() != ExitInterrupted {
-				t.Fatalf("after %v: %v, want exit %d:\n%s%s", tc.signals, err, ExitInterrupted, stdout.String(), stderr.String())
+			if !errors.As(err, &exit) || exit.ExitCode() != exitInterrupted {
+				t.Fatalf("after %v: %v, want exit %d:\n%s%s", tc.signals, err, exitInterrupted, stdout.String(), stderr.String())
 			}
 			rep := readReport(t, out)
 			if !rep.Incomplete {
@@ -150,7 +150,7 @@ servers:
 	writeFileT(t, file, profile)
 	r := runE2E(t, map[string]string{"PATH": os.Getenv("PATH")}, "run", "--suite", suiteDir, "--task", task01,
 		"--servers", file, "--server", "wrapped", "--agent", "reference", "--out", t.TempDir())
-	if r.code != ExitOK {
+	if r.code != exitOK {
 		t.Fatalf("want the task to pass through the wrapped server, got:\n%v", r)
 	}
 	var left []string

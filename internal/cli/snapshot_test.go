@@ -11,7 +11,7 @@ import (
 func TestSnapshot(t *testing.T) {
 	r := runE2E(t, nil, "snapshot", "--suite", suiteDir, "--servers", "../../benchmarks/servers.yaml",
 		"--find", "role:link More information", "https://example.com/")
-	if r.code != ExitOK {
+	if r.code != exitOK {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
 	for _, want := range []string{
@@ -36,8 +36,8 @@ func TestSnapshotUsage(t *testing.T) {
 		{[]string{"snapshot", "--server", "nope", "https://example.com/"}, `no server "nope"`},
 	} {
 		r := run(t, nil, append(tc.args[:1:1], append([]string{"--suite", suiteDir}, tc.args[1:]...)...)...)
-		if r.code != ExitUsage || !strings.Contains(r.stderr, tc.want) {
-			t.Errorf("%v: exit %d, stderr %q; want %d and %q", tc.args, r.code, r.stderr, ExitUsage, tc.want)
+		if r.code != exitUsage || !strings.Contains(r.stderr, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want %d and %q", tc.args, r.code, r.stderr, exitUsage, tc.want)
 		}
 	}
 }

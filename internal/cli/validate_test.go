@@ -9,7 +9,7 @@ import (
 
 func TestValidateShippedSuite(t *testing.T) {
 	r := run(t, nil, "validate", "../../benchmarks/webvoyager")
-	if r.code != ExitOK {
+	if r.code != exitOK {
 		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	if !strings.Contains(r.stdout, "ok:") {
@@ -47,8 +47,8 @@ rationale: Broken on purpose.
 		t.Fatal(err)
 	}
 	r := run(t, nil, "validate", file)
-	if r.code != ExitUsage {
-		t.Errorf("exit %d, want %d", r.code, ExitUsage)
+	if r.code != exitUsage {
+		t.Errorf("exit %d, want %d", r.code, exitUsage)
 	}
 	for _, want := range []string{
 		"task-50-broken.yaml:5: postconditions[0].kind:",
@@ -71,18 +71,18 @@ func TestValidateStandaloneContract(t *testing.T) {
 	bad := filepath.Join(dir, "bad.json")
 	os.WriteFile(good, []byte(`{"postconditions": [{"kind": "no_dialog"}]}`), 0o644)
 	os.WriteFile(bad, []byte(`{"postconditions": [{"kind": "dom_count", "selector": "a", "op": "gt", "value": -1}]}`), 0o644)
-	if r := run(t, nil, "validate", good); r.code != ExitOK {
+	if r := run(t, nil, "validate", good); r.code != exitOK {
 		t.Errorf("good contract: exit %d: %s", r.code, r.stdout)
 	}
 	r := run(t, nil, "validate", bad)
-	if r.code != ExitUsage || !strings.Contains(r.stdout, "postconditions[0].op") || !strings.Contains(r.stdout, "postconditions[0].value") {
+	if r.code != exitUsage || !strings.Contains(r.stdout, "postconditions[0].op") || !strings.Contains(r.stdout, "postconditions[0].value") {
 		t.Errorf("bad contract: exit %d:\n%s", r.code, r.stdout)
 	}
 }
 
 func TestValidateMissingPath(t *testing.T) {
 	r := run(t, nil, "validate", "does/not/exist.yaml")
-	if r.code != ExitUsage || !strings.Contains(r.stdout, "does/not/exist.yaml: cannot read") {
+	if r.code != exitUsage || !strings.Contains(r.stdout, "does/not/exist.yaml: cannot read") {
 		t.Errorf("exit %d: %s", r.code, r.stdout)
 	}
 }

@@ -9,13 +9,13 @@ import (
 // stamped is the version `make build` stamps in (scripts/version.sh).
 var stamped string
 
-// Version is the version this binary was built from: the one `make build`
+// buildVersion is the version this binary was built from: the one `make build`
 // stamped in, else the module version when it was built from a tagged
 // module, and otherwise a Go pseudo-version
 // made of the VCS commit time and revision the toolchain recorded
 // (v0.0.0-20261123145000-0377d11c9a2b), with "+dirty" when the work tree
 // had changes. A binary built without VCS information says "unknown".
-func Version() string {
+func buildVersion() string {
 	if stamped != "" {
 		return stamped
 	}

@@ -24,7 +24,7 @@ func TestWebCheckPassesOnTheSuite(t *testing.T) {
 		args = append(args, "--task", id)
 	}
 	r := runE2E(t, nil, args...)
-	if r.code != ExitOK {
+	if r.code != exitOK {
 		t.Fatalf("web check: want exit 0, got:\n%v", r)
 	}
 	if strings.Contains(r.stdout, "MISS") {
@@ -70,8 +70,8 @@ func TestWebCheckNamesAMissingPage(t *testing.T) {
 	}
 
 	r := runE2E(t, nil, "web", "check", "--suite", dir, "--task", task01)
-	if r.code != ExitFailed {
-		t.Fatalf("web check of an archive without https://example.com/: want exit %d, got:\n%v", ExitFailed, r)
+	if r.code != exitFailed {
+		t.Fatalf("web check of an archive without https://example.com/: want exit %d, got:\n%v", exitFailed, r)
 	}
 	if !hasLine(r.stdout, "  MISS  GET https://example.com/") {
 		t.Errorf("stdout does not name the missing page:\n%s", r.stdout)

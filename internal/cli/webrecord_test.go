@@ -54,7 +54,7 @@ func TestSaveRecording(t *testing.T) {
 	if !ok || resp.Status != 200 || string(resp.Body) != "<h1>captured /page</h1>" {
 		t.Errorf("replayed capture: ok=%v %+v", ok, resp)
 	}
-	if r := run(t, nil, "run", "--suite", "../../benchmarks/webvoyager", "--record-to", t.TempDir()); r.code != ExitUsage ||
+	if r := run(t, nil, "run", "--suite", "../../benchmarks/webvoyager", "--record-to", t.TempDir()); r.code != exitUsage ||
 		!strings.Contains(r.stderr, "--record-to applies only with --web record") {
 		t.Errorf("--record-to without --web record: %s", r)
 	}

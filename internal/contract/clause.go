@@ -57,8 +57,8 @@ type DOMText struct {
 	Contains string `json:"contains"`
 }
 
-// DefaultSelector is the selector of a dom_text clause that names none.
-const DefaultSelector = "body"
+// defaultSelector is the selector of a dom_text clause that names none.
+const defaultSelector = "body"
 
 // DOMCount holds when the number of elements matching Selector compares to
 // Value as Op says.
@@ -189,7 +189,7 @@ func (*Not) isClause()             {}
 // applied, so hand-built clauses behave like decoded ones.
 func (c *DOMText) selector() string {
 	if c.Selector == "" {
-		return DefaultSelector
+		return defaultSelector
 	}
 	return c.Selector
 }

@@ -138,7 +138,7 @@ func (d *decoder) clause(n *yaml.Node, path string, depth int) Clause {
 	case KindDOMText:
 		dt := &DOMText{Selector: f.selector("selector", false), Contains: f.text("contains", true)}
 		if dt.Selector == "" {
-			dt.Selector = DefaultSelector
+			dt.Selector = defaultSelector
 		}
 		c = dt
 	case KindDOMCount:

@@ -331,7 +331,7 @@ func TestSelectorsAndClassIDs(t *testing.T) {
 		}},
 		&URL{Pattern: "x"},
 	}
-	if got, want := Selectors(p), []string{"body", "h1", "li.result"}; !reflect.DeepEqual(got, want) {
+	if got, want := selectorsOf(p), []string{"body", "h1", "li.result"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("Selectors = %q, want %q", got, want)
 	}
 	if got, want := ClassIDs(p), []string{"empty-state", "results"}; !reflect.DeepEqual(got, want) {

@@ -21,7 +21,6 @@ postconditions:
 		fmt.Println(err)
 		return
 	}
-	fmt.Println("capture:", contract.Selectors(p))
 
 	obs := contract.Observation{
 		URL:      "https://wrong.example/",
@@ -33,7 +32,6 @@ postconditions:
 		fmt.Printf("%s %s %v: %s\n", e.Path, e.Kind, e.Passed, e.Seen)
 	}
 	// Output:
-	// capture: [h1]
 	// passed: false failed: postconditions[0] (url)
 	// postconditions[0] url false: https://wrong.example/
 	// postconditions[1].children[0] dom_text true: h1: 1 match; match 1: "Example Domain"

@@ -69,7 +69,7 @@ func FuzzParse(f *testing.F) {
 		if v.Passed == (v.FailedPath != "") {
 			t.Fatalf("verdict passed=%v with failed path %q", v.Passed, v.FailedPath)
 		}
-		for _, s := range Selectors(p) {
+		for _, s := range selectorsOf(p) {
 			if s == "" {
 				t.Fatal("Selectors returned an empty selector")
 			}

@@ -4,11 +4,11 @@ import (
 	"slices"
 )
 
-// Selectors returns the CSS selectors whose matches the judge must capture
+// selectorsOf returns the CSS selectors whose matches the judge must capture
 // in Observation.Elements for p to be evaluated: every dom_text selector
 // (DefaultSelector when none is named) and every dom_count selector, sorted
 // and without duplicates.
-func Selectors(p Postconditions) []string {
+func selectorsOf(p Postconditions) []string {
 	var out []string
 	walk(p, func(c Clause) {
 		switch c := c.(type) {
@@ -53,7 +53,7 @@ func Queries(p Postconditions) []Query {
 		}
 	})
 	out := make([]Query, 0, len(needles))
-	for _, sel := range Selectors(p) {
+	for _, sel := range selectorsOf(p) {
 		q := Query{Selector: sel}
 		if n := needles[sel]; len(n) > 0 {
 			q.Contains = sortedSet(n)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -70,12 +71,12 @@ func loadClasses(t *testing.T) phash.Classes {
 // distances returns the distance of obs's screenshot to each class.
 func distances(t *testing.T, classes phash.Classes, obs contract.Observation) (blank, errPage int) {
 	t.Helper()
-	h, err := phash.ParseHash(obs.Screenshot.PHash)
+	h, err := strconv.ParseUint(obs.Screenshot.PHash, 16, 64)
 	if err != nil {
 		t.Fatalf("screenshot of %s: %v", obs.URL, err)
 	}
-	blank, _ = classes.Distance(blankClass, uint64(h))
-	errPage, _ = classes.Distance(errorClass, uint64(h))
+	blank, _ = classes.Distance(blankClass, h)
+	errPage, _ = classes.Distance(errorClass, h)
 	return blank, errPage
 }
 

@@ -316,7 +316,7 @@ func TestFixtureSite(t *testing.T) {
 			j := judgeOf(t, web.browser.URL(), Options{})
 			missesBefore := len(web.replay.Misses())
 
-			want := WantFor(task.Postconditions)
+			want := wantFor(task.Postconditions)
 
 			// The state the task starts in must fail its contract, or an
 			// agent that does nothing would pass.

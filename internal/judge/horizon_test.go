@@ -87,7 +87,7 @@ func TestLateChangesAreSeen(t *testing.T) {
 			}
 			s := g.settled(t)
 			// The clock ran to a horizon after the change.
-			if s.AdvancedMS < DefaultAdvance.Milliseconds() {
+			if s.AdvancedMS < defaultAdvance.Milliseconds() {
 				t.Errorf("the clock ran %d ms, less than the horizon", s.AdvancedMS)
 			}
 			if !strings.Contains(s.Stopped, "nothing changed for the horizon") {
@@ -106,10 +106,10 @@ func TestAStillPageRunsOneHorizon(t *testing.T) {
 		t.Fatalf("a still page failed:\n%s", g.explain())
 	}
 	s := g.settled(t)
-	if s.AdvancedMS != DefaultAdvance.Milliseconds() {
-		t.Errorf("AdvancedMS = %d, want the horizon, %d", s.AdvancedMS, DefaultAdvance.Milliseconds())
+	if s.AdvancedMS != defaultAdvance.Milliseconds() {
+		t.Errorf("AdvancedMS = %d, want the horizon, %d", s.AdvancedMS, defaultAdvance.Milliseconds())
 	}
-	want := fmt.Sprintf("nothing changed for the horizon, %d ms of the page's time", DefaultAdvance.Milliseconds())
+	want := fmt.Sprintf("nothing changed for the horizon, %d ms of the page's time", defaultAdvance.Milliseconds())
 	if s.Stopped != want {
 		t.Errorf("Stopped = %q, want %q", s.Stopped, want)
 	}
@@ -138,7 +138,7 @@ func TestPagesThatNeverStopSettle(t *testing.T) {
 				t.Fatalf("the static text of a page that never stops changing failed:\n%s", g.explain())
 			}
 			s := g.settled(t)
-			if s.AdvancedMS < DefaultAdvanceLimit.Milliseconds() {
+			if s.AdvancedMS < defaultAdvanceLimit.Milliseconds() {
 				t.Errorf("the clock ran %d ms, less than the limit", s.AdvancedMS)
 			}
 			if !strings.HasPrefix(s.Stopped, "the page kept changing to the limit") {

@@ -20,25 +20,25 @@ import (
 
 // Defaults for the zero Options.
 const (
-	// DefaultMaxTexts bounds the texts kept per selector. Contracts name
+	// defaultMaxTexts bounds the texts kept per selector. Contracts name
 	// specific elements; fifty matches is more than any of them reads.
-	DefaultMaxTexts = 50
-	// DefaultMaxTextBytes bounds each text. It is large because dom_text
+	defaultMaxTexts = 50
+	// defaultMaxTextBytes bounds each text. It is large because dom_text
 	// on "body" must see a whole long article, not its first screen.
-	DefaultMaxTextBytes = 256 << 10
+	defaultMaxTextBytes = 256 << 10
 
-	// DefaultQuiet is how long a page must be still (no request started
+	// defaultQuiet is how long a page must be still (no request started
 	// or ended, no DOM change) to count as settled.
-	DefaultQuiet = 250 * time.Millisecond
-	// DefaultSettleMax bounds each wait for a page to settle, in real
+	defaultQuiet = 250 * time.Millisecond
+	// defaultSettleMax bounds each wait for a page to settle, in real
 	// time.
-	DefaultSettleMax = 3 * time.Second
-	// DefaultLoadMax bounds, in real time, each wait for a page's
+	defaultSettleMax = 3 * time.Second
+	// defaultLoadMax bounds, in real time, each wait for a page's
 	// document to finish loading. It is longer than DefaultSettleMax: a
 	// page takes longer to load on a busy machine, and a verdict must not
 	// depend on how busy the machine was.
-	DefaultLoadMax = 10 * time.Second
-	// DefaultAdvance is the horizon: after the agent stops, the judge runs
+	defaultLoadMax = 10 * time.Second
+	// defaultAdvance is the horizon: after the agent stops, the judge runs
 	// the page's clock ahead until nothing has changed in the page for
 	// this much of its own time, so a state the page replaces within it is
 	// transient. Pages replace states many seconds later (a payment
@@ -46,19 +46,19 @@ const (
 	// would also see more of what pages do on their own long after any
 	// task (a chat invitation, a newsletter box over the text), which is
 	// no outcome of the agent's.
-	DefaultAdvance = 30 * time.Second
-	// DefaultAdvanceLimit bounds, in the page's time, how far the clock
+	defaultAdvance = 30 * time.Second
+	// defaultAdvanceLimit bounds, in the page's time, how far the clock
 	// runs for a page that never stops changing (a clock, a carousel, an
 	// animation run by a timer): two horizons.
-	DefaultAdvanceLimit = time.Minute
-	// DefaultAdvanceMax bounds, in real time, how long the clock runs.
+	defaultAdvanceLimit = time.Minute
+	// defaultAdvanceMax bounds, in real time, how long the clock runs.
 	// Virtual time runs ordinary timers fast (a still page's horizon takes
 	// milliseconds, a minute of a 16 ms animation timer well under a
 	// second), so only a page that waits on requests for seconds, or is
 	// very slow to run its timers, meets it; then where the clock stopped
 	// depends on the machine, and the observation says so
 	// (contract.Settling.Stopped).
-	DefaultAdvanceMax = 5 * time.Second
+	defaultAdvanceMax = 5 * time.Second
 )
 
 // Options tunes a Judge. The zero value gives the defaults.
@@ -96,32 +96,32 @@ func (o Options) mine(c cdp.BrowserContextID) bool {
 
 func (o Options) withDefaults() Options {
 	if o.MaxTexts <= 0 {
-		o.MaxTexts = DefaultMaxTexts
+		o.MaxTexts = defaultMaxTexts
 	}
 	if o.MaxTextBytes <= 0 {
-		o.MaxTextBytes = DefaultMaxTextBytes
+		o.MaxTextBytes = defaultMaxTextBytes
 	}
 	if o.Clock == nil {
 		o.Clock = time.Now
 	}
 	if o.Quiet <= 0 {
-		o.Quiet = DefaultQuiet
+		o.Quiet = defaultQuiet
 	}
 	if o.SettleMax <= 0 {
-		o.SettleMax = DefaultSettleMax
+		o.SettleMax = defaultSettleMax
 	}
 	if o.LoadMax <= 0 {
-		o.LoadMax = DefaultLoadMax
+		o.LoadMax = defaultLoadMax
 	}
 	if o.Advance == 0 {
-		o.Advance = DefaultAdvance
+		o.Advance = defaultAdvance
 	}
 	if o.AdvanceLimit <= 0 {
-		o.AdvanceLimit = DefaultAdvanceLimit
+		o.AdvanceLimit = defaultAdvanceLimit
 	}
 	o.AdvanceLimit = max(o.AdvanceLimit, o.Advance)
 	if o.AdvanceMax <= 0 {
-		o.AdvanceMax = DefaultAdvanceMax
+		o.AdvanceMax = defaultAdvanceMax
 	}
 	return o
 }

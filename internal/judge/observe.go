@@ -40,8 +40,8 @@ type Want struct {
 	ClassShots bool
 }
 
-// WantFor is what evaluating pc needs.
-func WantFor(pc contract.Postconditions) Want {
+// wantFor is what evaluating pc needs.
+func wantFor(pc contract.Postconditions) Want {
 	return Want{Queries: contract.Queries(pc), ClassShots: contract.NeedsScreenshotClass(pc)}
 }
 
@@ -124,7 +124,7 @@ func (j *Judge) Observe(ctx context.Context, want Want) (contract.Observation, e
 // screenshot, and evaluates pc on the Observation with contract.Evaluate.
 // The Observation it returns is complete for re-grading offline.
 func (j *Judge) Grade(ctx context.Context, pc contract.Postconditions, classes contract.Classes) (contract.Verdict, contract.Observation, error) {
-	obs, err := j.Observe(ctx, WantFor(pc))
+	obs, err := j.Observe(ctx, wantFor(pc))
 	if err != nil {
 		return contract.Verdict{}, obs, err
 	}

@@ -14,13 +14,13 @@ import (
 
 // Defaults of ThumbnailOptions.
 const (
-	// DefaultThumbnailWidth is the width of a thumbnail in pixels: a
+	// defaultThumbnailWidth is the width of a thumbnail in pixels: a
 	// quarter of the launched browser's 1280-pixel viewport, enough to
 	// tell one page from another and to read a heading.
-	DefaultThumbnailWidth = 320
-	// DefaultThumbnailQuality is the JPEG quality, 0 to 100. At 320
+	defaultThumbnailWidth = 320
+	// defaultThumbnailQuality is the JPEG quality, 0 to 100. At 320
 	// pixels, 60 keeps text legible at about a third of the bytes of 90.
-	DefaultThumbnailQuality = 60
+	defaultThumbnailQuality = 60
 	// DefaultThumbnailTimeout bounds one thumbnail, so a page that stops
 	// answering costs the task at most this long per step.
 	DefaultThumbnailTimeout = 3 * time.Second
@@ -55,10 +55,10 @@ type Thumbnail struct {
 // (a page behind others renders no frame to capture).
 func (j *Judge) Thumbnail(ctx context.Context, opts ThumbnailOptions) (Thumbnail, error) {
 	if opts.Width <= 0 {
-		opts.Width = DefaultThumbnailWidth
+		opts.Width = defaultThumbnailWidth
 	}
 	if opts.Quality <= 0 || opts.Quality > 100 {
-		opts.Quality = DefaultThumbnailQuality
+		opts.Quality = defaultThumbnailQuality
 	}
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultThumbnailTimeout

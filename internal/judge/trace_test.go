@@ -41,8 +41,8 @@ func TestThumbnail(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the thumbnail is not a JPEG: %v", err)
 	}
-	if w := img.Bounds().Dx(); w != DefaultThumbnailWidth {
-		t.Errorf("thumbnail width %d, want %d", w, DefaultThumbnailWidth)
+	if w := img.Bounds().Dx(); w != defaultThumbnailWidth {
+		t.Errorf("thumbnail width %d, want %d", w, defaultThumbnailWidth)
 	}
 	// The page's blue background, not a blank frame.
 	if r, g, b, _ := img.At(img.Bounds().Dx()-5, img.Bounds().Dy()-5).RGBA(); !(b>>8 > 100 && r>>8 < 80 && g>>8 < 110) {

@@ -275,8 +275,8 @@ func TestCompleteEvaluation(t *testing.T) {
 		if hit := g.obs.Elements[".card"].Contains["Item 55"]; hit.Match != 55 {
 			t.Errorf("Contains = %+v, want match 55", hit)
 		}
-		if el := g.obs.Elements[".card"]; !el.TextsCut || len(el.Texts) != DefaultMaxTexts || el.Count != 60 {
-			t.Errorf("stored texts: %d kept of %d, cut=%v; want %d kept and the cut said", len(el.Texts), el.Count, el.TextsCut, DefaultMaxTexts)
+		if el := g.obs.Elements[".card"]; !el.TextsCut || len(el.Texts) != defaultMaxTexts || el.Count != 60 {
+			t.Errorf("stored texts: %d kept of %d, cut=%v; want %d kept and the cut said", len(el.Texts), el.Count, el.TextsCut, defaultMaxTexts)
 		}
 	})
 	t.Run("an answer after 300 KB of text passes", func(t *testing.T) {

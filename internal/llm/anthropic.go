@@ -18,9 +18,9 @@ import (
 // a current Sonnet, the price and speed point meant for agent loops.
 const DefaultAnthropicModel = anthropic.ModelClaudeSonnet4_6
 
-// DefaultAnthropicBaseURL is the Messages API's address; the CLI passes
+// defaultAnthropicBaseURL is the Messages API's address; the CLI passes
 // ANTHROPIC_BASE_URL instead when it is set.
-const DefaultAnthropicBaseURL = "https://api.anthropic.com/"
+const defaultAnthropicBaseURL = "https://api.anthropic.com/"
 
 // defaultRequestTimeout bounds one attempt. A turn of at most 4096 output
 // tokens takes well under a minute; two minutes leaves room for a slow
@@ -58,7 +58,7 @@ func NewAnthropic(o AnthropicOptions) (*Anthropic, error) {
 	}
 	r, base, client, err := endpoint{
 		name: NameAnthropic, apiKey: o.APIKey, baseURL: o.BaseURL, model: o.Model,
-		defaultBase: DefaultAnthropicBaseURL, defaultModel: DefaultAnthropicModel,
+		defaultBase: defaultAnthropicBaseURL, defaultModel: DefaultAnthropicModel,
 		client: o.HTTPClient, timeout: o.RequestTimeout, retry: o.Retry,
 	}.resolve()
 	if err != nil {

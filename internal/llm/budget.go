@@ -13,9 +13,9 @@ const (
 	MaxTokensPerTurn = 4096
 	// MaxToolIterations bounds the tool calls of one task.
 	MaxToolIterations = 50
-	// MaxUSD bounds what one task may spend, computed from each
+	// maxUSD bounds what one task may spend, computed from each
 	// response's usage and the price table.
-	MaxUSD = 0.50
+	maxUSD = 0.50
 )
 
 // Cap names, as they appear in BudgetExceededError and in task specs.
@@ -35,7 +35,7 @@ type Caps struct {
 
 // DefaultCaps returns the default caps, which are also the ceiling.
 func DefaultCaps() Caps {
-	return Caps{MaxTokensPerTurn: MaxTokensPerTurn, MaxToolIterations: MaxToolIterations, MaxUSD: MaxUSD}
+	return Caps{MaxTokensPerTurn: MaxTokensPerTurn, MaxToolIterations: MaxToolIterations, MaxUSD: maxUSD}
 }
 
 // Lower returns c with each non-zero cap of override applied. Raising a cap

@@ -19,7 +19,7 @@ func TestCapsLower(t *testing.T) {
 	}{
 		{"zero override keeps everything", Caps{}, def, ""},
 		{"lower every cap", Caps{MaxTokensPerTurn: 1024, MaxToolIterations: 10, MaxUSD: 0.05}, Caps{1024, 10, 0.05}, ""},
-		{"lower one cap", Caps{MaxToolIterations: 5}, Caps{MaxTokensPerTurn, 5, MaxUSD}, ""},
+		{"lower one cap", Caps{MaxToolIterations: 5}, Caps{MaxTokensPerTurn, 5, maxUSD}, ""},
 		{"equal is not a raise", def, def, ""},
 		{"raise tokens", Caps{MaxTokensPerTurn: 8192}, def, "max_tokens_per_turn 8192 would raise the cap of 4096; caps can be lowered, never raised"},
 		{"raise iterations", Caps{MaxToolIterations: 51}, def, "max_tool_iterations 51 would raise the cap of 50"},

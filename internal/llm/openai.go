@@ -14,15 +14,15 @@ import (
 	"github.com/openai/openai-go/v3/shared"
 )
 
-// DefaultOpenAIModel is the model used when OpenAIOptions names none:
+// defaultOpenAIModel is the model used when OpenAIOptions names none:
 // OpenAI's current general model (gpt-4.1, the default before it, shuts
 // down on 2027-01-14). Its price is in prices.yaml, with its source.
-const DefaultOpenAIModel = openai.ChatModelGPT5_4
+const defaultOpenAIModel = openai.ChatModelGPT5_4
 
-// DefaultOpenAIBaseURL is the chat completions API's address; the CLI
+// defaultOpenAIBaseURL is the chat completions API's address; the CLI
 // passes OPENAI_BASE_URL instead when it is set (vLLM, Ollama, llama.cpp
 // and other OpenAI-compatible servers).
-const DefaultOpenAIBaseURL = "https://api.openai.com/v1/"
+const defaultOpenAIBaseURL = "https://api.openai.com/v1/"
 
 // toolErrorPrefix marks a failed tool call in a tool message: chat
 // completions have no is_error flag, and the model should not mistake an
@@ -57,7 +57,7 @@ type OpenAI struct {
 func NewOpenAI(o OpenAIOptions) (*OpenAI, error) {
 	r, base, client, err := endpoint{
 		name: NameOpenAI, apiKey: o.APIKey, baseURL: o.BaseURL, model: o.Model,
-		defaultBase: DefaultOpenAIBaseURL, defaultModel: DefaultOpenAIModel,
+		defaultBase: defaultOpenAIBaseURL, defaultModel: defaultOpenAIModel,
 		client: o.HTTPClient, timeout: o.RequestTimeout, retry: o.Retry,
 	}.resolve()
 	if err != nil {

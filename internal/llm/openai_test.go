@@ -23,8 +23,8 @@ func TestOpenAIConversation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Name() != "openai" || p.Model() != DefaultOpenAIModel {
-		t.Errorf("Name, Model = %q, %q; want openai, %q", p.Name(), p.Model(), DefaultOpenAIModel)
+	if p.Name() != "openai" || p.Model() != defaultOpenAIModel {
+		t.Errorf("Name, Model = %q, %q; want openai, %q", p.Name(), p.Model(), defaultOpenAIModel)
 	}
 	responses, err := converse(context.Background(), p, func(c ToolCall) ToolResult {
 		r := okResult(c)
@@ -71,7 +71,7 @@ func TestOpenAIConversation(t *testing.T) {
 		if err := json.Unmarshal(r.Body, &body); err != nil {
 			t.Fatal(err)
 		}
-		if body.MaxCompletionTokens != MaxTokensPerTurn || body.Model != DefaultOpenAIModel {
+		if body.MaxCompletionTokens != MaxTokensPerTurn || body.Model != defaultOpenAIModel {
 			t.Errorf("request %d: model %q max_completion_tokens %d", i, body.Model, body.MaxCompletionTokens)
 		}
 		if r.Header.Get("Authorization") != "Bearer test-key" {

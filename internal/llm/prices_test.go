@@ -18,7 +18,7 @@ func TestDefaultPrices(t *testing.T) {
 		want  Price
 	}{
 		{DefaultAnthropicModel, Price{Input: 3, Output: 15, CacheRead: 0.30, CacheWrite: 3.75}},
-		{DefaultOpenAIModel, Price{Input: 2.50, Output: 15, CacheRead: 0.25}},
+		{defaultOpenAIModel, Price{Input: 2.50, Output: 15, CacheRead: 0.25}},
 		{"claude-haiku-4-5", Price{Input: 1, Output: 5, CacheRead: 0.10, CacheWrite: 1.25}},
 		{"claude-haiku-4-5-20251001", Price{Input: 1, Output: 5, CacheRead: 0.10, CacheWrite: 1.25}}, // an alias
 		{"gpt-4o-mini", Price{Input: 0.15, Output: 0.60, CacheRead: 0.075}},

@@ -75,7 +75,7 @@ func (r *remote) fail(stage string, err error) error {
 
 // apiError is an SDK's HTTP error as an *APIError, its response headers
 // read for retry-after when there is a response.
-func (r *remote) apiError(status int, resp *http.Response, body string) *APIError {
+func (r *remote) apiError(status int, resp *http.Response, body string) *statusError {
 	var h http.Header
 	if resp != nil {
 		h = resp.Header

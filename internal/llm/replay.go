@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"contractbench/internal/transcript"
@@ -36,12 +37,12 @@ func (e *DriftError) Error() string {
 // quotes: enough to see why a call failed, not a page dump.
 const maxResultQuote = 200
 
-// Replay plays the model's part from a transcript: each Next checks the
+// replayer plays the model's part from a transcript: each Next checks the
 // result of the call it emitted last against the recording, then emits the
 // next recorded call; after the last call it emits the recorded final
 // answer. The calls really run, so the browser ends where the recording
 // says only if the web still behaves as it did.
-type Replay struct {
+type replayer struct {
 	t          *transcript.Transcript
 	taskDigest string
 
@@ -54,23 +55,41 @@ type Replay struct {
 // NewReplay returns a provider replaying t for the task whose current spec
 // digests to taskDigest. It costs nothing: every Usage is zero.
 func NewReplay(t *transcript.Transcript, taskDigest string) Provider {
-	return &Replay{t: t, taskDigest: taskDigest}
+	return &replayer{t: t, taskDigest: taskDigest}
 }
 
 // Name implements Provider.
-func (r *Replay) Name() string { return NameReplay }
+func (r *replayer) Name() string { return NameReplay }
 
 // Model returns the model that made the recording (empty for a reference
 // transcript).
-func (r *Replay) Model() string { return r.t.Header.Model }
+func (r *replayer) Model() string { return r.t.Header.Model }
 
-// CallID returns the tool call ID replay gives recorded call seq.
-func CallID(seq int) string { return "call_" + strconv.Itoa(seq) }
+// ThinkTime returns the think time the recording gives turn (counting
+// from 0: the turn of call turn+1, or of the final answer after the last
+// call), and false when it records none for that turn (see
+// transcript.HasThinkTimes).
+func (r *replayer) ThinkTime(turn int) (time.Duration, bool) {
+	var d *time.Duration
+	switch {
+	case turn >= 0 && turn < len(r.t.Calls):
+		d = r.t.Calls[turn].Think
+	case turn == len(r.t.Calls) && r.t.Final != nil:
+		d = r.t.Final.Think
+	}
+	if d == nil {
+		return 0, false
+	}
+	return *d, true
+}
+
+// callID returns the tool call ID replay gives recorded call seq.
+func callID(seq int) string { return "call_" + strconv.Itoa(seq) }
 
 // Next implements Provider. Drift is returned as a *DriftError; misuse (a
 // request that does not answer the call just emitted, or a Next after the
 // final answer) as a plain error.
-func (r *Replay) Next(ctx context.Context, req Request) (Response, error) {
+func (r *replayer) Next(ctx context.Context, req Request) (Response, error) {
 	if err := ctx.Err(); err != nil {
 		return Response{}, err
 	}
@@ -94,7 +113,7 @@ func (r *Replay) Next(ctx context.Context, req Request) (Response, error) {
 		c := r.t.Calls[r.emitted]
 		r.emitted++
 		return Response{
-			ToolCalls:  []ToolCall{{ID: CallID(c.Seq), Name: c.Tool, Args: argsOrEmpty(c.Args)}},
+			ToolCalls:  []ToolCall{{ID: callID(c.Seq), Name: c.Tool, Args: argsOrEmpty(c.Args)}},
 			StopReason: "tool_use",
 		}, nil
 	}
@@ -110,7 +129,7 @@ func (r *Replay) Next(ctx context.Context, req Request) (Response, error) {
 // recording, a hand-edited call, or a recorded tool the server no longer
 // offers. Running half a task against a recording already known to be
 // stale would only produce a confusing verdict.
-func (r *Replay) checkTranscript(tools []Tool) error {
+func (r *replayer) checkTranscript(tools []Tool) error {
 	h := r.t.Header
 	if h.TaskDigest != r.taskDigest {
 		return &DriftError{Stale: true, Reason: fmt.Sprintf("the transcript is stale: it was recorded for task digest %s, and what the task asks of the agent (instruction, start URL or allowed tools) now digests to %s; re-record it", h.TaskDigest, r.taskDigest)}
@@ -136,9 +155,9 @@ func (r *Replay) checkTranscript(tools []Tool) error {
 
 // checkResult compares the result of the call emitted last with the
 // recording.
-func (r *Replay) checkResult(req Request) error {
+func (r *replayer) checkResult(req Request) error {
 	c := r.t.Calls[r.emitted-1]
-	id := CallID(c.Seq)
+	id := callID(c.Seq)
 	var result *ToolResult
 	if n := len(req.Messages); n > 0 && req.Messages[n-1].Role == RoleUser {
 		for i, res := range req.Messages[n-1].ToolResults {

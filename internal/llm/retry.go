@@ -125,7 +125,7 @@ func (p RetryPolicy) do(ctx context.Context, attempt func(ctx context.Context) e
 // retryable reports whether err is worth another attempt and how long the
 // server asked to wait (0 when it did not say).
 func retryable(err error) (wait time.Duration, ok bool) {
-	var apiErr *APIError
+	var apiErr *statusError
 	if errors.As(err, &apiErr) {
 		return apiErr.RetryAfter, apiErr.Transient()
 	}
@@ -136,11 +136,11 @@ func retryable(err error) (wait time.Duration, ok bool) {
 	return 0, false
 }
 
-// APIError is an error answer from a model API, reduced to what is safe and
+// statusError is an error answer from a model API, reduced to what is safe and
 // useful to show: the status, the API's error type and its message, with
 // secrets redacted. It replaces the SDKs' errors, whose text includes the
 // request URL.
-type APIError struct {
+type statusError struct {
 	Provider   string
 	StatusCode int
 	// Type is the API's error type ("rate_limit_error",
@@ -152,7 +152,7 @@ type APIError struct {
 	RetryAfter time.Duration
 }
 
-func (e *APIError) Error() string {
+func (e *statusError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: HTTP %d", e.Provider, e.StatusCode)
 	if text := http.StatusText(e.StatusCode); text != "" {
@@ -171,7 +171,7 @@ func (e *APIError) Error() string {
 // conflict, rate limiting, and server-side failures (including Anthropic's
 // 529 overloaded). 400, 401, 403, 404 and the like will fail the same way
 // again.
-func (e *APIError) Transient() bool {
+func (e *statusError) Transient() bool {
 	switch {
 	case e.StatusCode == http.StatusRequestTimeout,
 		e.StatusCode == http.StatusConflict,
@@ -184,9 +184,9 @@ func (e *APIError) Transient() bool {
 
 // newAPIError builds an APIError from an error response's status, headers
 // and body.
-func newAPIError(provider string, status int, header http.Header, body string, now time.Time, secrets []string) *APIError {
+func newAPIError(provider string, status int, header http.Header, body string, now time.Time, secrets []string) *statusError {
 	typ, msg := apiErrorText(body)
-	return &APIError{
+	return &statusError{
 		Provider:   provider,
 		StatusCode: status,
 		Type:       Redact(typ, secrets...),

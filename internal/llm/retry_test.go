@@ -117,7 +117,7 @@ func TestRetryTransientStatus(t *testing.T) {
 					if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 						t.Fatalf("error %v, want one containing %q", err, tt.wantErr)
 					}
-					var apiErr *APIError
+					var apiErr *statusError
 					if !errors.As(err, &apiErr) || !apiErr.Transient() {
 						t.Errorf("error %v does not wrap the transient *APIError", err)
 					}
@@ -155,7 +155,7 @@ func TestNoRetryOnPermanentStatus(t *testing.T) {
 				clock := newFakeClock()
 				p := newProvider(t, provider, fake.URL, clock.policy(0.5), nil, 0)
 				_, err := p.Next(context.Background(), hello)
-				var apiErr *APIError
+				var apiErr *statusError
 				if !errors.As(err, &apiErr) {
 					t.Fatalf("error %v (%T), want an *APIError", err, err)
 				}

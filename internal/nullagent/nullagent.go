@@ -38,10 +38,10 @@ func (Noop) Next(ctx context.Context, req llm.Request) (llm.Response, error) {
 	return llm.Response{Text: "noop: a null agent answered at once, without a tool call; no model ran", StopReason: "end_turn"}, nil
 }
 
-// RandomSteps is the most tool calls a random agent makes before it
+// randomSteps is the most tool calls a random agent makes before it
 // answers: about half of them reads, so some fifteen actions, well within
 // the default cap of tool iterations and a task's timeout.
-const RandomSteps = 30
+const randomSteps = 30
 
 // Random is the null agent that acts at random on the page it is on. It
 // reads the page with the server's read action, picks one of the links,
@@ -76,7 +76,7 @@ type Random struct {
 
 // NewRandom returns a random agent that plays on server with seed.
 func NewRandom(server *servers.Profile, seed uint64) *Random {
-	return &Random{server: server, seed: seed, rng: rand.New(rand.NewPCG(seed, 0)), steps: RandomSteps}
+	return &Random{server: server, seed: seed, rng: rand.New(rand.NewPCG(seed, 0)), steps: randomSteps}
 }
 
 func (r *Random) Name() string  { return NameRandom }

@@ -178,8 +178,8 @@ func TestRandomPlaysThePage(t *testing.T) {
 			if out.Stop != agent.StopAnswer || out.Err != nil {
 				t.Fatalf("Stop = %q, Err = %v; want %q, nil", out.Stop, out.Err, agent.StopAnswer)
 			}
-			if len(out.Calls) != nullagent.RandomSteps || len(calls) != nullagent.RandomSteps {
-				t.Fatalf("%d calls (server saw %d), want %d", len(out.Calls), len(calls), nullagent.RandomSteps)
+			if len(out.Calls) != randomSteps || len(calls) != randomSteps {
+				t.Fatalf("%d calls (server saw %d), want %d", len(out.Calls), len(calls), randomSteps)
 			}
 			if want := fmt.Sprintf("random (seed %d)", seed); !strings.HasPrefix(out.Answer, want) || !strings.Contains(out.Answer, "no model ran") {
 				t.Errorf("answer %q, want one starting %q and saying no model ran", out.Answer, want)
@@ -304,8 +304,8 @@ func TestRandomOnPeers(t *testing.T) {
 			out := agent.Run(context.Background(), nullagent.NewRandom(p, 3), session, agent.Options{
 				Instruction: "Find the opening hours.", Budget: agenttest.NewBudget(t, llm.Caps{}),
 			})
-			if out.Stop != agent.StopAnswer || len(out.Calls) != nullagent.RandomSteps {
-				t.Fatalf("Stop = %q (%v) after %d calls; want an answer after %d", out.Stop, out.Err, len(out.Calls), nullagent.RandomSteps)
+			if out.Stop != agent.StopAnswer || len(out.Calls) != randomSteps {
+				t.Fatalf("Stop = %q (%v) after %d calls; want an answer after %d", out.Stop, out.Err, len(out.Calls), randomSteps)
 			}
 			acted := 0
 			for _, c := range out.Calls {
@@ -353,3 +353,7 @@ func TestRandomUnreadableSnapshot(t *testing.T) {
 		t.Fatalf("Stop = %q, Err = %v; want an error naming the random agent", out.Stop, out.Err)
 	}
 }
+
+// randomSteps is how many actions the random agent plays before it
+// answers: 30, as the README and docs/decisions/0006-null-agents.md say.
+const randomSteps = 30

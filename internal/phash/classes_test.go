@@ -1,4 +1,4 @@
-package phash_test
+package phash
 
 import (
 	"image"
@@ -9,20 +9,18 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
-
-	"contractbench/internal/phash"
 )
 
 // classPNG is an encoded example screenshot and its hash.
 type classPNG struct {
 	data []byte
-	hash phash.Hash
+	hash Hash
 }
 
 func newClassPNG(t *testing.T, img image.Image) classPNG {
 	t.Helper()
 	data := encodePNG(t, img, png.BestSpeed)
-	h, err := phash.FromPNG(data)
+	h, err := FromPNG(data)
 	if err != nil {
 		t.Fatalf("FromPNG: %v", err)
 	}
@@ -41,7 +39,7 @@ func TestLoadClasses(t *testing.T) {
 	tests := []struct {
 		name    string
 		fsys    fstest.MapFS
-		want    phash.Classes
+		want    Classes
 		wantErr []string // substrings of the error; nil means success
 	}{
 		{
@@ -56,7 +54,7 @@ func TestLoadClasses(t *testing.T) {
 				"blank/about-blank.png":     file(white),
 			},
 			// Examples in file name order.
-			want: phash.Classes{
+			want: Classes{
 				"article":          {article.hash, icon.hash},
 				"search_results-2": {search.hash},
 				"blank":            {white.hash},
@@ -65,7 +63,7 @@ func TestLoadClasses(t *testing.T) {
 		{
 			name: "no-classes",
 			fsys: fstest.MapFS{"README.md": {Data: []byte("nothing yet")}},
-			want: phash.Classes{},
+			want: Classes{},
 		},
 		{
 			name:    "empty-folder",
@@ -111,7 +109,7 @@ func TestLoadClasses(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := phash.LoadClasses(tt.fsys)
+			got, err := LoadClasses(tt.fsys)
 			if tt.wantErr != nil {
 				if err == nil {
 					t.Fatalf("LoadClasses = %v, want an error containing %q", got, tt.wantErr)
@@ -140,7 +138,7 @@ func TestLoadClasses(t *testing.T) {
 
 func TestClassesDistance(t *testing.T) {
 	t.Parallel()
-	classes := phash.Classes{
+	classes := Classes{
 		"article": {0xffff000000000000, 0x00000000000000ff, 0x0f0f0f0f0f0f0f0f},
 		"blank":   {0x8000000000000000},
 		"empty":   {},
@@ -176,11 +174,11 @@ func TestClassesIDs(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name    string
-		classes phash.Classes
+		classes Classes
 		want    []string
 	}{
 		{"nil", nil, []string{}},
-		{"sorted", phash.Classes{"search": nil, "article": nil, "blank-2": nil, "blank": nil}, []string{"article", "blank", "blank-2", "search"}},
+		{"sorted", Classes{"search": nil, "article": nil, "blank-2": nil, "blank": nil}, []string{"article", "blank", "blank-2", "search"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -37,12 +37,12 @@ func hashPNG(data []byte) (Hash, error) {
 	if err != nil {
 		return 0, fmt.Errorf("decode PNG: %w", err)
 	}
-	return FromImage(img), nil
+	return fromImage(img), nil
 }
 
-// FromImage returns the hash of img. It reads every pixel once. An image
+// fromImage returns the hash of img. It reads every pixel once. An image
 // with no pixels hashes to 0, as does an all-black one.
-func FromImage(img image.Image) Hash {
+func fromImage(img image.Image) Hash {
 	r := img.Bounds()
 	if r.Empty() {
 		return 0

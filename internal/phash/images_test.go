@@ -1,4 +1,4 @@
-package phash_test
+package phash
 
 import (
 	"bytes"

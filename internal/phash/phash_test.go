@@ -1,8 +1,9 @@
-package phash_test
+package phash
 
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"hash/crc32"
 	"image"
 	"image/color"
@@ -10,11 +11,10 @@ import (
 	"image/png"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
-
-	"contractbench/internal/phash"
 )
 
 const (
@@ -33,11 +33,11 @@ const viewportW, viewportH = 1280, 800
 // base is a test image at viewport size and its hash.
 type base struct {
 	img  *image.RGBA
-	hash phash.Hash
+	hash Hash
 }
 
-// bases are the test images, drawn and hashed once per test binary.
-var bases = sync.OnceValue(func() map[string]base {
+// testImages are the test images, drawn and hashed once per test binary.
+var testImages = sync.OnceValue(func() map[string]base {
 	imgs := map[string]*image.RGBA{
 		"page":         page(viewportW, viewportH),
 		"search":       searchPage(viewportW, viewportH),
@@ -48,24 +48,24 @@ var bases = sync.OnceValue(func() map[string]base {
 	}
 	out := make(map[string]base, len(imgs))
 	for name, img := range imgs {
-		out[name] = base{img, phash.FromImage(img)}
+		out[name] = base{img, fromImage(img)}
 	}
 	return out
 })
 
 func TestNearDuplicatesScoreLow(t *testing.T) {
 	t.Parallel()
-	reencode := func(t *testing.T, img *image.RGBA) phash.Hash {
-		h, err := phash.FromPNG(encodePNG(t, img, png.BestSpeed))
+	reencode := func(t *testing.T, img *image.RGBA) Hash {
+		h, err := FromPNG(encodePNG(t, img, png.BestSpeed))
 		if err != nil {
 			t.Fatalf("FromPNG(re-encoded): %v", err)
 		}
 		return h
 	}
-	hashOf := func(f func(*image.RGBA) image.Image) func(*testing.T, *image.RGBA) phash.Hash {
-		return func(_ *testing.T, img *image.RGBA) phash.Hash { return phash.FromImage(f(img)) }
+	hashOf := func(f func(*image.RGBA) image.Image) func(*testing.T, *image.RGBA) Hash {
+		return func(_ *testing.T, img *image.RGBA) Hash { return fromImage(f(img)) }
 	}
-	transforms := map[string]func(*testing.T, *image.RGBA) phash.Hash{
+	transforms := map[string]func(*testing.T, *image.RGBA) Hash{
 		"brighter":       hashOf(func(m *image.RGBA) image.Image { return brighten(m, 12) }),
 		"darker":         hashOf(func(m *image.RGBA) image.Image { return brighten(m, -12) }),
 		"tinted":         hashOf(func(m *image.RGBA) image.Image { return tint(m, 0.93, 1.07) }),
@@ -94,13 +94,13 @@ func TestNearDuplicatesScoreLow(t *testing.T) {
 		for _, tfName := range transformNames {
 			t.Run(imgName+"/"+tfName, func(t *testing.T) {
 				t.Parallel()
-				b := bases()[imgName]
+				b := testImages()[imgName]
 				transform, ok := transforms[tfName]
 				if !ok {
 					t.Fatalf("no transform named %q", tfName)
 				}
 				got := transform(t, b.img)
-				if d := phash.Distance(b.hash, got); d > nearMax {
+				if d := Distance(b.hash, got); d > nearMax {
 					t.Errorf("distance(%s, %s copy) = %d (%s vs %s), want <= %d", imgName, tfName, d, b.hash, got, nearMax)
 				}
 				if tfName == "png-re-encoded" && got != b.hash {
@@ -113,13 +113,13 @@ func TestNearDuplicatesScoreLow(t *testing.T) {
 
 func TestDifferentImagesScoreHigh(t *testing.T) {
 	t.Parallel()
-	names := slices.Sorted(maps.Keys(bases()))
+	names := slices.Sorted(maps.Keys(testImages()))
 	for i, a := range names {
 		for _, b := range names[i+1:] {
 			t.Run(a+"-vs-"+b, func(t *testing.T) {
 				t.Parallel()
-				ha, hb := bases()[a].hash, bases()[b].hash
-				if d := phash.Distance(ha, hb); d < farMin {
+				ha, hb := testImages()[a].hash, testImages()[b].hash
+				if d := Distance(ha, hb); d < farMin {
 					t.Errorf("distance(%s, %s) = %d (%s vs %s), want >= %d", a, b, d, ha, hb, farMin)
 				}
 			})
@@ -129,9 +129,9 @@ func TestDifferentImagesScoreHigh(t *testing.T) {
 	// picture: the hash follows the layout on screen, not the document.
 	t.Run("page-vs-page-scrolled", func(t *testing.T) {
 		t.Parallel()
-		p := bases()["page"]
+		p := testImages()["page"]
 		scrolled := shift(p.img, 0, -viewportH/4)
-		if d := phash.Distance(p.hash, phash.FromImage(scrolled)); d < farMin {
+		if d := Distance(p.hash, fromImage(scrolled)); d < farMin {
 			t.Errorf("distance(page, page scrolled by %d px) = %d, want >= %d", viewportH/4, d, farMin)
 		}
 	})
@@ -164,7 +164,7 @@ func TestStepImages(t *testing.T) {
 	tests := []struct {
 		name string
 		img  image.Image
-		want phash.Hash
+		want Hash
 	}{
 		{"dark-left", split(viewportW, viewportH, false, dark, light), 0x9100000000000000},
 		{"dark-right", split(viewportW, viewportH, false, light, dark), 0xc400000000000000},
@@ -182,7 +182,7 @@ func TestStepImages(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			if got := phash.FromImage(tt.img); got != tt.want {
+			if got := fromImage(tt.img); got != tt.want {
 				t.Errorf("FromImage = %s, want %s", got, tt.want)
 			}
 		})
@@ -193,12 +193,12 @@ func TestStepImages(t *testing.T) {
 // exactly, whatever their shade, size or pixel format.
 func TestUniformImages(t *testing.T) {
 	t.Parallel()
-	const onlyDC phash.Hash = 1 << 63
+	const onlyDC Hash = 1 << 63
 	transparent := image.NewNRGBA(image.Rect(0, 0, 64, 48)) // all zero: transparent
 	tests := []struct {
 		name string
 		img  image.Image
-		want phash.Hash
+		want Hash
 	}{
 		{"white-viewport", blank(viewportW, viewportH, color.White), onlyDC},
 		{"grey-odd-size", blank(1271, 797, color.RGBA{0x80, 0x80, 0x80, 0xff}), onlyDC},
@@ -212,7 +212,7 @@ func TestUniformImages(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			if got := phash.FromImage(tt.img); got != tt.want {
+			if got := fromImage(tt.img); got != tt.want {
 				t.Errorf("FromImage = %s, want %s", got, tt.want)
 			}
 		})
@@ -223,12 +223,12 @@ func TestFromImageReadsOnlyTheBounds(t *testing.T) {
 	t.Parallel()
 	// A sub-image has a nonzero origin and shares its parent's pixels;
 	// it must hash like a copy of the same pixels at the origin.
-	src := bases()["page"].img
+	src := testImages()["page"].img
 	r := image.Rect(100, 50, 1100, 750)
 	sub := src.SubImage(r)
 	cp := image.NewRGBA(image.Rect(0, 0, r.Dx(), r.Dy()))
 	draw.Draw(cp, cp.Bounds(), src, r.Min, draw.Src)
-	if got, want := phash.FromImage(sub), phash.FromImage(cp); got != want {
+	if got, want := fromImage(sub), fromImage(cp); got != want {
 		t.Errorf("FromImage(sub-image) = %s, FromImage(copy) = %s, want equal", got, want)
 	}
 }
@@ -243,7 +243,7 @@ func TestTransparencyCompositesOverWhite(t *testing.T) {
 	draw.Draw(clear, box, image.NewUniform(ink), image.Point{}, draw.Src)
 	white := blank(1000, 700, color.White)
 	draw.Draw(white, box, image.NewUniform(ink), image.Point{}, draw.Src)
-	if got, want := phash.FromImage(clear), phash.FromImage(white); got != want {
+	if got, want := fromImage(clear), fromImage(white); got != want {
 		t.Errorf("FromImage(box on transparent) = %s, FromImage(box on white) = %s, want equal", got, want)
 	}
 }
@@ -255,10 +255,10 @@ func TestFromPNG(t *testing.T) {
 	tests := []struct {
 		name    string
 		data    []byte
-		want    phash.Hash
+		want    Hash
 		wantErr string // substring; empty means success
 	}{
-		{"decodes", good, phash.FromImage(img), ""},
+		{"decodes", good, fromImage(img), ""},
 		{"empty", nil, 0, "decode PNG header"},
 		{"not-png", []byte("GIF89a not a png"), 0, "decode PNG header"},
 		{"truncated", good[:len(good)/2], 0, "decode PNG"},
@@ -267,7 +267,7 @@ func TestFromPNG(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := phash.FromPNG(tt.data)
+			got, err := FromPNG(tt.data)
 			if tt.wantErr == "" {
 				if err != nil || got != tt.want {
 					t.Fatalf("FromPNG = %s, %v; want %s, nil", got, err, tt.want)
@@ -300,7 +300,7 @@ func TestDistance(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name string
-		a, b phash.Hash
+		a, b Hash
 		want int
 	}{
 		{"equal", 0x0123456789abcdef, 0x0123456789abcdef, 0},
@@ -312,10 +312,10 @@ func TestDistance(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			if got := phash.Distance(tt.a, tt.b); got != tt.want {
+			if got := Distance(tt.a, tt.b); got != tt.want {
 				t.Errorf("Distance(%s, %s) = %d, want %d", tt.a, tt.b, got, tt.want)
 			}
-			if got := phash.Distance(tt.b, tt.a); got != tt.want {
+			if got := Distance(tt.b, tt.a); got != tt.want {
 				t.Errorf("Distance(%s, %s) = %d, want %d", tt.b, tt.a, got, tt.want)
 			}
 		})
@@ -327,13 +327,13 @@ func TestHashText(t *testing.T) {
 	tests := []struct {
 		name    string
 		text    string
-		hash    phash.Hash
+		hash    Hash
 		wantErr string // substring; empty means the text is valid
 	}{
 		{"zero", "0000000000000000", 0, ""},
 		{"only-dc", "8000000000000000", 1 << 63, ""},
 		{"all-digits", "0123456789abcdef", 0x0123456789abcdef, ""},
-		{"all-ones", "ffffffffffffffff", ^phash.Hash(0), ""},
+		{"all-ones", "ffffffffffffffff", ^Hash(0), ""},
 		{"empty", "", 0, "got 0 characters"},
 		{"short", "8000", 0, "got 4 characters"},
 		{"long", "80000000000000000", 0, "got 17 characters"},
@@ -344,7 +344,7 @@ func TestHashText(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := phash.ParseHash(tt.text)
+			got, err := ParseHash(tt.text)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !strings.Contains(err.Error(), tt.text) {
 					t.Fatalf("ParseHash(%q) = %s, %v; want an error naming the input and containing %q", tt.text, got, err, tt.wantErr)
@@ -392,7 +392,7 @@ func FuzzFromPNG(f *testing.F) {
 	f.Add([]byte("\x89PNG\r\n\x1a\n"))
 
 	f.Fuzz(func(t *testing.T, data []byte) {
-		h, err := phash.FromPNG(data)
+		h, err := FromPNG(data)
 		if err != nil {
 			if h != 0 {
 				t.Errorf("FromPNG returned hash %s with error %v", h, err)
@@ -405,7 +405,7 @@ func FuzzFromPNG(f *testing.F) {
 		if derr != nil {
 			t.Fatalf("FromPNG accepted data that png.Decode rejects: %v", derr)
 		}
-		if want := phash.FromImage(img); h != want {
+		if want := fromImage(img); h != want {
 			t.Errorf("FromPNG = %s, FromImage(decoded) = %s", h, want)
 		}
 	})
@@ -417,7 +417,7 @@ func BenchmarkFromPNG(b *testing.B) {
 	data := encodePNG(b, page(viewportW, viewportH), png.DefaultCompression)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := phash.FromPNG(data); err != nil {
+		if _, err := FromPNG(data); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -428,6 +428,27 @@ func BenchmarkFromImage(b *testing.B) {
 	img := page(viewportW, viewportH)
 	b.ReportAllocs()
 	for b.Loop() {
-		phash.FromImage(img)
+		fromImage(img)
 	}
+}
+
+// ParseHash reads a hash in the form String writes: exactly 16 lower-case
+// hex digits. The form is strict so that a stored hash has one spelling and
+// compares equal as text.
+func ParseHash(s string) (Hash, error) {
+	if len(s) != 16 {
+		return 0, fmt.Errorf("phash: parse hash %q: want 16 lower-case hex digits, got %d characters", s, len(s))
+	}
+	for i := range len(s) {
+		if c := s[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return 0, fmt.Errorf("phash: parse hash %q: want 16 lower-case hex digits, got %q at offset %d", s, c, i)
+		}
+	}
+	v, err := strconv.ParseUint(s, 16, 64)
+	if err != nil {
+		// Unreachable after the checks above; kept so a future change to
+		// them cannot turn into a silent zero hash.
+		return 0, fmt.Errorf("phash: parse hash %q: %w", s, err)
+	}
+	return Hash(v), nil
 }

@@ -98,8 +98,8 @@ func lineAt(data []byte, off int64) int {
 	return 1 + bytes.Count(data[:off], []byte{'\n'})
 }
 
-// GateFailure is one reason a run does not meet its baseline.
-type GateFailure struct {
+// gateFailure is one reason a run does not meet its baseline.
+type gateFailure struct {
 	// Task is the covered task that failed; empty for a failure of the
 	// run as a whole (a run with a TrustLabel).
 	Task string
@@ -118,7 +118,7 @@ type GateFailure struct {
 // String is the line CI prints, for example
 //
 //	task-01-example-com-title: failed | failed_postcondition: postconditions[0] (url) | expected url matching ^https://example\.com/$, saw https://wrong.example/
-func (f GateFailure) String() string {
+func (f gateFailure) String() string {
 	if f.Task == "" {
 		return "run: " + f.Evidence
 	}
@@ -142,35 +142,35 @@ func (f GateFailure) String() string {
 	return b.String()
 }
 
-// Gate checks r against b and returns every failure, in baseline task order
+// gateFailures checks r against b and returns every failure, in baseline task order
 // and then attempt order (a run labelled with a Trust first); none means
 // the gate passed. Every covered task
 // must have a result, and every result of a covered task must be passed
 // without replay drift: drift is never tolerated, even beside a passing
 // contract. Tasks the baseline does not cover are not gated.
-func Gate(b *Baseline, r *Run) []GateFailure {
+func gateFailures(b *Baseline, r *Run) []gateFailure {
 	byTask := map[string][]*TaskResult{}
 	for i := range r.Results {
 		res := &r.Results[i]
 		byTask[res.Task] = append(byTask[res.Task], res)
 	}
-	var out []GateFailure
-	if trust := TrustLabel(r); trust != "" {
+	var out []gateFailure
+	if trust := trustLabel(r); trust != "" {
 		// Whatever its results, a run whose agent held raw browser access
 		// proves nothing the gate protects.
-		out = append(out, GateFailure{Evidence: "trust: " + trust + ": " + UnrestrictedNote})
+		out = append(out, gateFailure{Evidence: "trust: " + trust + ": " + UnrestrictedNote})
 	}
 	for _, task := range b.Tasks {
 		results := byTask[task]
 		if len(results) == 0 {
-			out = append(out, GateFailure{Task: task, Evidence: "covered by the baseline but absent from the run"})
+			out = append(out, gateFailure{Task: task, Evidence: "covered by the baseline but absent from the run"})
 			continue
 		}
 		for _, res := range results {
 			if res.Outcome.Passed() && res.Drift() == "" {
 				continue
 			}
-			f := GateFailure{Task: task, Outcome: res.Outcome, Clause: res.Failed}
+			f := gateFailure{Task: task, Outcome: res.Outcome, Clause: res.Failed}
 			if len(results) > 1 {
 				f.Attempt = res.Attempt
 			}
@@ -191,31 +191,4 @@ func Gate(b *Baseline, r *Run) []GateFailure {
 		}
 	}
 	return out
-}
-
-// CheckRaised reports an error unless cur keeps or raises prev: the count
-// may not go down and no task prev covers may be dropped (replacing a task
-// with another would keep the count while lowering what is protected).
-// A nil prev (no earlier baseline) accepts anything.
-func CheckRaised(prev, cur *Baseline) error {
-	if prev == nil {
-		return nil
-	}
-	if cur.ExpectedPassCount < prev.ExpectedPassCount {
-		return fmt.Errorf("baseline lowered: expected_pass_count went from %d to %d; it may only go up", prev.ExpectedPassCount, cur.ExpectedPassCount)
-	}
-	have := map[string]bool{}
-	for _, t := range cur.Tasks {
-		have[t] = true
-	}
-	var dropped []string
-	for _, t := range prev.Tasks {
-		if !have[t] {
-			dropped = append(dropped, t)
-		}
-	}
-	if len(dropped) > 0 {
-		return fmt.Errorf("baseline lowered: tasks no longer covered: %s", strings.Join(dropped, ", "))
-	}
-	return nil
 }

@@ -2,7 +2,10 @@ package report
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -167,7 +170,7 @@ func TestGate(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			var got []string
-			for _, f := range Gate(tc.baseline, tc.run) {
+			for _, f := range gateFailures(tc.baseline, tc.run) {
 				got = append(got, f.String())
 			}
 			if !reflect.DeepEqual(got, tc.want) {
@@ -186,7 +189,7 @@ func TestGateOnAJudgedObservation(t *testing.T) {
 	r := &Run{Results: []TaskResult{{Task: "task-01-example-com-title", Attempt: 1, Stop: Stop{Kind: StopAnswer}}}}
 	r.Results[0].SetVerdict(v)
 	r.Results[0].Decide()
-	fs := Gate(&Baseline{ExpectedPassCount: 1, Tasks: []string{"task-01-example-com-title"}}, r)
+	fs := gateFailures(&Baseline{ExpectedPassCount: 1, Tasks: []string{"task-01-example-com-title"}}, r)
 	if len(fs) != 1 {
 		t.Fatalf("Gate returned %d failures, want 1: %v", len(fs), fs)
 	}
@@ -220,7 +223,7 @@ func TestCheckRaised(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			err := CheckRaised(tc.prev, tc.cur)
+			err := checkRaised(tc.prev, tc.cur)
 			switch {
 			case tc.want == "" && err != nil:
 				t.Errorf("CheckRaised = %v, want accepted", err)
@@ -229,4 +232,73 @@ func TestCheckRaised(t *testing.T) {
 			}
 		})
 	}
+}
+
+// The baselines are raised, never lowered: the working tree's baseline of
+// each suite may not cover fewer tasks than HEAD's, nor HEAD's fewer than
+// its parent's.
+func TestBaselineNeverLowered(t *testing.T) {
+	for _, rel := range []string{"benchmarks/webvoyager/baseline.json", "benchmarks/sandbox/baseline.json", "benchmarks/generated/baseline.json"} {
+		cur, err := LoadBaseline(filepath.Join("../..", rel))
+		if errors.Is(err, fs.ErrNotExist) {
+			t.Logf("no %s in the working tree", rel)
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		compare := func(newer *Baseline, rev string) *Baseline {
+			out, err := exec.Command("git", "-C", "../..", "show", rev+":"+rel).Output()
+			if err != nil {
+				t.Logf("no %s at %s (first commit with it, or not a git checkout): nothing to compare", rel, rev)
+				return nil
+			}
+			file := filepath.Join(t.TempDir(), "baseline.json")
+			if err := os.WriteFile(file, out, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			prev, err := LoadBaseline(file)
+			if err != nil {
+				t.Fatalf("%s at %s: %v", rel, rev, err)
+			}
+			if err := checkRaised(prev, newer); err != nil {
+				t.Errorf("%s was lowered against %s: %v", rel, rev, err)
+			}
+			return prev
+		}
+		if head := compare(cur, "HEAD"); head != nil {
+			compare(head, "HEAD~1")
+		}
+	}
+	cur, err := LoadBaseline("../../benchmarks/webvoyager/baseline.json")
+	if err != nil || cur.ExpectedPassCount < 10 {
+		t.Errorf("the WebVoyager baseline (%v) must cover at least the seed's ten tasks", err)
+	}
+}
+
+// checkRaised reports an error unless cur keeps or raises prev: the count
+// may not go down and no task prev covers may be dropped (replacing a task
+// with another would keep the count while lowering what is protected).
+// A nil prev (no earlier baseline) accepts anything.
+func checkRaised(prev, cur *Baseline) error {
+	if prev == nil {
+		return nil
+	}
+	if cur.ExpectedPassCount < prev.ExpectedPassCount {
+		return fmt.Errorf("baseline lowered: expected_pass_count went from %d to %d; it may only go up", prev.ExpectedPassCount, cur.ExpectedPassCount)
+	}
+	have := map[string]bool{}
+	for _, t := range cur.Tasks {
+		have[t] = true
+	}
+	var dropped []string
+	for _, t := range prev.Tasks {
+		if !have[t] {
+			dropped = append(dropped, t)
+		}
+	}
+	if len(dropped) > 0 {
+		return fmt.Errorf("baseline lowered: tasks no longer covered: %s", strings.Join(dropped, ", "))
+	}
+	return nil
 }

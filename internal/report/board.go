@@ -31,9 +31,9 @@ type BoardRun struct {
 	Link string
 }
 
-// SignificanceLevel is the p-value below which the board marks two
+// significanceLevel is the p-value below which the board marks two
 // neighbouring runs as differing.
-const SignificanceLevel = 0.05
+const significanceLevel = 0.05
 
 // boardTrusted is the trust column of a run without a trust label: its
 // agent reached the browser only through the harness's tool server.
@@ -126,8 +126,8 @@ func newBoardPage(runs []BoardRun) (*boardPage, error) {
 	page := &boardPage{
 		CSS:   template.CSS(css),
 		Runs:  len(runs),
-		Level: strconv.FormatFloat(SignificanceLevel, 'f', -1, 64),
-		Note:  ComparabilityNote,
+		Level: strconv.FormatFloat(significanceLevel, 'f', -1, 64),
+		Note:  comparabilityNote,
 	}
 	index := map[[2]string]*boardGroup{}
 	for i, br := range runs {
@@ -245,13 +245,15 @@ func runNotes(r *Run) []string {
 	return notes
 }
 
-// firstAttempts is whether the first judged attempt at each task of r
-// passed.
+// firstAttempts is whether the first finished attempt at each task of r
+// passed. As in contractbench diff, an attempt the harness broke (error)
+// or that was interrupted says nothing about the agent and is left out
+// of the paired test, rather than counted against it.
 func firstAttempts(r *Run) map[string]bool {
 	first := map[string]bool{}
 	attempt := map[string]int{}
 	for _, res := range r.Results {
-		if !res.Outcome.Judged() {
+		if !Finished(res) {
 			continue
 		}
 		if a, ok := attempt[res.Task]; !ok || res.Attempt < a {
@@ -263,7 +265,7 @@ func firstAttempts(r *Run) map[string]bool {
 }
 
 // comparePair tests a against b, the run ranked below it, on the first
-// judged attempt of every task both judged: one outcome per task and run,
+// finished attempt of every task both finished: one outcome per task and run,
 // as the exact McNemar test needs.
 func comparePair(a, b *boardRow) *boardPair {
 	p := &boardPair{}
@@ -281,7 +283,7 @@ func comparePair(a, b *boardRow) *boardPair {
 		}
 	}
 	v := stats.McNemarExact(p.OnlyThis, p.OnlyNext)
-	p.Significant = v < SignificanceLevel
+	p.Significant = v < significanceLevel
 	p.P = strconv.FormatFloat(v, 'f', 3, 64)
 	if v < 0.001 {
 		p.P = "< 0.001"

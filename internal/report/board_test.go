@@ -390,3 +390,16 @@ func TestBoardInBrowser(t *testing.T) {
 		t.Errorf("no request seen, not even the page's own: the network listener did not work")
 	}
 }
+
+// The board pairs the tasks diff pairs: an attempt the harness broke is
+// left out of the McNemar test rather than counted as a failure.
+func TestBoardLeavesHarnessErrorsOutOfThePair(t *testing.T) {
+	t.Parallel()
+	a := boardTestRun("a", "", "v1", 0, "P", "P", "P")
+	b := boardTestRun("b", "", "v1", 0, "P", "P", "P")
+	b.Results[2] = TaskResult{Task: "t03", Attempt: 1, Outcome: OutcomeError, Reason: "browser: crashed"}
+	p := comparePair(&boardRow{first: firstAttempts(a)}, &boardRow{first: firstAttempts(b)})
+	if p.Shared != 2 || p.OnlyThis != 0 || p.OnlyNext != 0 {
+		t.Errorf("pair %+v: want 2 tasks shared and none differing (t03's error left out)", *p)
+	}
+}

@@ -58,7 +58,7 @@ func WriteFiles(dir, base string, r *Run) (paths Paths, err error) {
 	}{
 		{base + ".json", WriteJSON},
 		{base + ".md", WriteMarkdown},
-		{JUnitFile, WriteJUnit},
+		{JUnitFile, writeJUnit},
 		{base + ".html", WriteHTML},
 	} {
 		var b bytes.Buffer

@@ -56,7 +56,7 @@ type (
 	}
 )
 
-// WriteJUnit writes r as JUnit XML: one testsuite for the run, one testcase
+// writeJUnit writes r as JUnit XML: one testsuite for the run, one testcase
 // per result, named by task (and attempt when tasks were repeated). The
 // suite's properties carry the run's settings and the numbers of its
 // Summary beside the score: pass@k and pass^k, the smallest detectable
@@ -66,7 +66,7 @@ type (
 // evidence; error and timeout carry an error element. Attempts an
 // incomplete run never reached, and interrupted ones, are skipped test
 // cases.
-func WriteJUnit(w io.Writer, r *Run) error {
+func writeJUnit(w io.Writer, r *Run) error {
 	return WriteJUnitRuns(w, []*Run{r})
 }
 
@@ -170,7 +170,7 @@ func junitSuiteOf(r *Run, byServer bool) junitSuite {
 		})
 	}
 	if r.Incomplete {
-		suite.SystemErr = IncompleteBanner
+		suite.SystemErr = incompleteBanner
 	}
 	return suite
 }

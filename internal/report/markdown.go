@@ -23,17 +23,18 @@ const (
 	browserUseSecsPer  = "113 s"
 )
 
-// IncompleteBanner opens every view of a run that stopped early.
-const IncompleteBanner = "INCOMPLETE: stopped before every task ran"
+// incompleteBanner opens every view of a run that stopped early.
+const incompleteBanner = "INCOMPLETE: stopped before every task ran"
 
-// ComparabilityNote closes the comparison footer.
-const ComparabilityNote = "contract-eval is stricter than LLM-eval; numbers are not directly comparable"
+// comparabilityNote closes the comparison footer.
+const comparabilityNote = "contract-eval is stricter than LLM-eval; numbers are not directly comparable"
 
 // WriteMarkdown writes the human report of r: a header with the score,
 // pass@k and pass^k when tasks were repeated, and the smallest difference
 // a run of its size can detect (or, for a run with a trust label, how
 // often the contract held, in a section of its own); one table row per
-// result; pass@k and pass^k and pass counts per task when tasks were
+// result; the score per application, kind, widget and template when the
+// tasks are tagged with them; pass@k and pass^k and pass counts per task when tasks were
 // repeated; medians; why each non-passed result failed with the failing
 // clause's evidence; and a footer comparing the score with published
 // numbers.
@@ -48,7 +49,7 @@ func WriteMarkdown(w io.Writer, r *Run) error {
 	}
 	p.printf("# %s\n\n", escape(title))
 	if r.Incomplete {
-		p.printf("**%s.**", IncompleteBanner)
+		p.printf("**%s.**", incompleteBanner)
 		if missing := notRun(r); len(missing) > 0 {
 			names := make([]string, len(missing))
 			for i, m := range missing {
@@ -61,6 +62,7 @@ func WriteMarkdown(w io.Writer, r *Run) error {
 	writeHeader(p, r, s)
 	writeHeld(p, s)
 	writeResults(p, r, rep)
+	writeGroups(p, s)
 	writePassK(p, s)
 	if rep {
 		writeTallies(p, r, s)
@@ -121,7 +123,7 @@ func writeHeader(p *printer, r *Run, s Summary) {
 			pk.K, percent(at.PassAtK), pk.K, percent(at.PassHatK), plural(len(pk.Tasks), "task"), pk.K)
 	}
 	if d := s.Detectable; d != nil {
-		p.printf("Smallest detectable difference: **%s**, %s (%s).\n\n", d, d.Sentence(), DetectableDoc)
+		p.printf("Smallest detectable difference: **%s**, %s (%s).\n\n", d, d.Sentence(), detectableDoc)
 	}
 }
 
@@ -133,7 +135,7 @@ func writeHeld(p *printer, s Summary) {
 	}
 	p.printf("## Unrestricted agent\n\n")
 	p.printf("**%s**\n\n", s.Held)
-	p.printf("%s\n\n", HeldNote)
+	p.printf("%s\n\n", heldNote)
 }
 
 // writePassK writes the suite's pass@k and pass^k for every k up to the
@@ -271,9 +273,9 @@ func writeComparison(p *printer, r *Run, s Summary) {
 	p.printf("| %s | %s contract-eval (%d / %d) | %s median | outcome contracts |\n\n",
 		cell(escape(suite)), percent(s.Score), s.Passed, s.Total, seconds(s.MedianDurationMS))
 	if r.Incomplete {
-		p.printf("This run is incomplete: %s.\n\n", IncompleteBanner)
+		p.printf("This run is incomplete: %s.\n\n", incompleteBanner)
 	}
-	p.printf("%s.\n", ComparabilityNote)
+	p.printf("%s.\n", comparabilityNote)
 }
 
 // printer writes formatted text and keeps the first error, so rendering

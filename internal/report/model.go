@@ -274,7 +274,7 @@ type Call struct {
 	// Args are the arguments as the agent sent them.
 	Args json.RawMessage `json:"args,omitempty"`
 	// Reply is the text of the tool's reply as the agent read it, cut to
-	// MaxReplyBytes by CutReply, which says how much it cut; ResponseBytes
+	// maxReplyBytes by CutReply, which says how much it cut; ResponseBytes
 	// is the size of the whole reply as JSON.
 	Reply         string `json:"reply,omitempty"`
 	DurationMS    int64  `json:"duration_ms"`
@@ -296,19 +296,19 @@ type Call struct {
 	Thumbnail *Thumbnail `json:"thumbnail,omitempty"`
 }
 
-// MaxReplyBytes bounds the reply text a Call keeps: enough for the start
+// maxReplyBytes bounds the reply text a Call keeps: enough for the start
 // of a page read and the whole of a short reply, while a report of a
 // suite stays small enough to read in a browser.
-const MaxReplyBytes = 4 << 10
+const maxReplyBytes = 4 << 10
 
 // CutReply returns a reply's text whole when it is at most MaxReplyBytes
 // long, and otherwise its first MaxReplyBytes, cut at a character
 // boundary, followed by a line saying how many bytes were left out.
 func CutReply(s string) string {
-	if len(s) <= MaxReplyBytes {
+	if len(s) <= maxReplyBytes {
 		return s
 	}
-	cut := MaxReplyBytes
+	cut := maxReplyBytes
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}

@@ -56,8 +56,8 @@ func (c *Clause) String() string {
 	return contract.Verdict{FailedPath: c.Path, FailedKind: c.Kind}.FailedClause()
 }
 
-// Facts are what an attempt's outcome is decided from.
-type Facts struct {
+// facts are what an attempt's outcome is decided from.
+type facts struct {
 	// Verdict is the judge's; it decides only an agent that answered or
 	// whose replay drifted once it had started.
 	Verdict contract.Verdict
@@ -83,14 +83,14 @@ const (
 	tamperReason = "tamper signal: "
 )
 
-// Decide returns an attempt's outcome and its reason; it is the only place
+// decideOutcome returns an attempt's outcome and its reason; it is the only place
 // either is decided. An interrupted attempt says nothing, and a stop of the
 // agent's own (error, budget, timeout) decides whatever the contract says.
 // Otherwise the contract decides, but a replay that drifted is never
 // passed, and a stale transcript is replay_drift whatever the judge saw. A
 // taint makes any judged outcome tainted, and an unrestricted agent's pass
 // is tainted too.
-func Decide(f Facts) (Outcome, string) {
+func decideOutcome(f facts) (Outcome, string) {
 	var o Outcome
 	var why string
 	switch s := f.Stop; {
@@ -128,18 +128,18 @@ func Decide(f Facts) (Outcome, string) {
 	return o, why
 }
 
-// Decide sets the result's outcome and reason from what it records. A
+// decideOutcome sets the result's outcome and reason from what it records. A
 // stale transcript's verdict is cleared first: nothing of the transcript
 // ran, so the judge saw the start page, not the agent's work.
 func (r *TaskResult) Decide() {
 	if r.Stop.Kind == StopDrift && r.Stop.Stale {
 		r.ClearVerdict()
 	}
-	f := Facts{Verdict: r.Verdict(), Stop: r.Stop, Taint: r.Taint, Trust: r.Trust, WebMisses: r.WebMisses}
+	f := facts{Verdict: r.Verdict(), Stop: r.Stop, Taint: r.Taint, Trust: r.Trust, WebMisses: r.WebMisses}
 	if r.Trust != "" {
 		f.Signals = TamperSignals(r.Observation)
 	}
-	r.Outcome, r.Reason = Decide(f)
+	r.Outcome, r.Reason = decideOutcome(f)
 }
 
 // SetVerdict records the judge's verdict: its evidence and, when it

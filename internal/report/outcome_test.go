@@ -76,7 +76,7 @@ func TestDecideEveryCombination(t *testing.T) {
 	for _, r := range rows {
 		for i, with := range []struct{ taint, trust bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
 			for _, missed := range []bool{false, true} {
-				f := Facts{Verdict: verdicts[r.verdict], Stop: r.stop}
+				f := facts{Verdict: verdicts[r.verdict], Stop: r.stop}
 				if with.taint {
 					f.Taint = &Taint{Seq: 2, Tool: "evaluate_script", Why: "runs page script"}
 				}
@@ -108,7 +108,7 @@ func TestDecideEveryCombination(t *testing.T) {
 					parts = append(parts, signal)
 				}
 				wantReason := joinReasons(parts...)
-				got, reason := Decide(f)
+				got, reason := decideOutcome(f)
 				if got != want || reason != wantReason {
 					t.Errorf("%s:\n got %s, %q\nwant %s, %q", name, got, reason, want, wantReason)
 				}
@@ -143,7 +143,7 @@ func TestResultDecide(t *testing.T) {
 }
 
 // resultsOfEveryOutcome has a result of each outcome, each decided by
-// Decide from a verdict, failing where one can, and a stale drift whose
+// decideOutcome from a verdict, failing where one can, and a stale drift whose
 // failing verdict the judge did record.
 func resultsOfEveryOutcome(t *testing.T) []TaskResult {
 	t.Helper()
@@ -282,8 +282,8 @@ func TestReadVersion1(t *testing.T) {
 			t.Errorf("%s: %s, stop %+v, failed %q; want %s, stop %s (stale %v), failed %q",
 				res.Task, res.Outcome, res.Stop, res.Failed, w.outcome, w.stop, w.stale, w.failed)
 		}
-		f := Facts{Verdict: res.Verdict(), Stop: res.Stop, Taint: res.Taint, Trust: res.Trust, WebMisses: res.WebMisses}
-		if o, reason := Decide(f); o != res.Outcome || reason != res.Reason {
+		f := facts{Verdict: res.Verdict(), Stop: res.Stop, Taint: res.Taint, Trust: res.Trust, WebMisses: res.WebMisses}
+		if o, reason := decideOutcome(f); o != res.Outcome || reason != res.Reason {
 			t.Errorf("%s: its data decides %s, %q; it was written %s, %q", res.Task, o, reason, res.Outcome, res.Reason)
 		}
 	}
@@ -336,11 +336,11 @@ func TestUpgradeVersion1(t *testing.T) {
 						old.Stop, old.Taint, old.Failed = Stop{}, nil, nil
 						got := old.upgrade()
 						name := fmt.Sprintf("%+v, verdict failed %q, taint %v, trust %q, misses %q: %s", stop, v.FailedClause(), taint != nil, trust, misses, res.Outcome)
-						f := Facts{Verdict: got.Verdict(), Stop: got.Stop, Taint: got.Taint, Trust: got.Trust, WebMisses: got.WebMisses}
+						f := facts{Verdict: got.Verdict(), Stop: got.Stop, Taint: got.Taint, Trust: got.Trust, WebMisses: got.WebMisses}
 						if trust != "" {
 							f.Signals = TamperSignals(got.Observation)
 						}
-						if o, reason := Decide(f); o != res.Outcome || reason != res.Reason {
+						if o, reason := decideOutcome(f); o != res.Outcome || reason != res.Reason {
 							t.Errorf("%s:\nupgraded decides %s, %q\n   written as %s, %q", name, o, reason, res.Outcome, res.Reason)
 						}
 						if res.Outcome == OutcomeTainted && taint != nil && (got.Taint == nil || *got.Taint != *taint) {

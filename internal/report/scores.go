@@ -86,7 +86,7 @@ func passK(tasks []taskTally, k int) *PassK {
 	return p
 }
 
-// DetectablePlan is the plan under which every report states the smallest
+// detectablePlan is the plan under which every report states the smallest
 // difference it could detect: a 50% baseline pass rate, where a pass
 // count's variance is largest, runs whose outcomes on a task correlate at 0.5, as agents
 // that find the same tasks hard do, and attempts whose differences
@@ -94,7 +94,7 @@ func passK(tasks []taskTally, k int) *PassK {
 // worth new tasks; 80% power at 5% two-sided significance. With one
 // attempt per task its answers are the p_B = 0.5 column of the first
 // planning table of docs/statistics.md.
-var DetectablePlan = stats.Plan{Baseline: 0.5, Corr: 0.5, AttemptCorr: 0.5, Alpha: 0.05, Power: 0.8}
+var detectablePlan = stats.Plan{Baseline: 0.5, Corr: 0.5, AttemptCorr: 0.5, Alpha: 0.05, Power: 0.8}
 
 // Detectable is the smallest improvement over DetectablePlan's baseline
 // that a paired comparison of two runs like this one, over the same tasks
@@ -119,7 +119,7 @@ func detectable(tasks, repeats int) *Detectable {
 	if tasks < 1 {
 		return nil
 	}
-	p := DetectablePlan
+	p := detectablePlan
 	p.Repeats = max(repeats, 1)
 	d := &Detectable{Tasks: tasks, Repeats: p.Repeats, Baseline: p.Baseline, Corr: p.Corr,
 		AttemptCorr: p.AttemptCorr, Alpha: p.Alpha, Power: p.Power}
@@ -158,9 +158,9 @@ func (d *Detectable) Sentence() string {
 	return head + ", " + assume
 }
 
-// DetectableDoc is where the docs explain the detectable difference and
+// detectableDoc is where the docs explain the detectable difference and
 // give its tables for planning a run.
-const DetectableDoc = "docs/statistics.md, \"Planning: how many tasks\""
+const detectableDoc = "docs/statistics.md, \"Planning: how many tasks\""
 
 // Held is the only number of a run with a trust label: how many of its
 // judged attempts ended on a state where the contract held. It is never a
@@ -171,8 +171,8 @@ type Held struct {
 	Judged int    `json:"judged"`
 }
 
-// HeldNote follows the Held line in the reports.
-const HeldNote = "The count says on how many judged attempts the browser's final state met the contract. " +
+// heldNote follows the Held line in the reports.
+const heldNote = "The count says on how many judged attempts the browser's final state met the contract. " +
 	"It is not a score: no result of this run counts as passed, it is in no ranking, and the gate fails."
 
 // String is the line every view, the verdict lines and the board give a
@@ -186,10 +186,10 @@ func (h *Held) String() string {
 	return fmt.Sprintf("contract held %d / %d (%s)", h.Held, h.Judged, why)
 }
 
-// TrustLabel is the run's trust label: its settings', or else the first a
+// trustLabel is the run's trust label: its settings', or else the first a
 // result carries. Any label keeps the run out of every score, ranking and
 // gate.
-func TrustLabel(r *Run) string {
+func trustLabel(r *Run) string {
 	if r.Settings.Trust != "" {
 		return r.Settings.Trust
 	}

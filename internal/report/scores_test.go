@@ -146,7 +146,7 @@ func TestHeldLineInEveryView(t *testing.T) {
 	render := map[string]func(*bytes.Buffer) error{
 		"markdown": func(b *bytes.Buffer) error { return WriteMarkdown(b, r) },
 		"html":     func(b *bytes.Buffer) error { return WriteHTML(b, r) },
-		"junit":    func(b *bytes.Buffer) error { return WriteJUnit(b, r) },
+		"junit":    func(b *bytes.Buffer) error { return writeJUnit(b, r) },
 		"board":    func(b *bytes.Buffer) error { return WriteBoard(b, []BoardRun{{Run: r, Link: "r.json"}}) },
 		"verdicts": func(b *bytes.Buffer) error {
 			v, err := WriteVerdicts(b, r, VerdictOptions{Baseline: &Baseline{ExpectedPassCount: 2, Tasks: []string{"a", "b"}}})

@@ -39,6 +39,9 @@ type Summary struct {
 	// result.
 	TotalUSD float64 `json:"total_usd"`
 	Tokens   Tokens  `json:"tokens"`
+	// Groups scores the tasks by their app, kind, widget and template
+	// tags (GroupDimensions); absent when no task has one.
+	Groups []Group `json:"groups,omitempty"`
 
 	// The numbers below are a trusted run's: a run with a trust label
 	// (TrustLabel) has Held instead, and none of them.
@@ -90,7 +93,8 @@ func Summarize(r *Run) Summary {
 	s.MedianDurationMS = median(dur)
 	s.MedianToolCalls = median(calls)
 	s.MedianResponseBytes = median(bytes)
-	if trust := TrustLabel(r); trust != "" {
+	s.Groups = groups(r)
+	if trust := trustLabel(r); trust != "" {
 		s.Held = &Held{Trust: trust, Judged: s.Total}
 		for _, res := range r.Results {
 			if res.Outcome.Judged() && res.Verdict().Passed {

@@ -14,7 +14,7 @@ func TestGateFailsAnUnrestrictedRun(t *testing.T) {
 	t.Parallel()
 	b := &Baseline{ExpectedPassCount: 1, Tasks: []string{"t"}}
 	r := &Run{Settings: Settings{Trust: TrustUnrestricted}, Results: []TaskResult{{Task: "t", Attempt: 1, Outcome: OutcomePassed}}}
-	failures := Gate(b, r)
+	failures := gateFailures(b, r)
 	if len(failures) != 1 || failures[0].Task != "" {
 		t.Fatalf("gate failures %q, want one for the run", failures)
 	}
@@ -22,7 +22,7 @@ func TestGateFailsAnUnrestrictedRun(t *testing.T) {
 		t.Errorf("gate line %q, want it to start with the run's label", got)
 	}
 	r.Settings.Trust = ""
-	if failures := Gate(b, r); len(failures) != 0 {
+	if failures := gateFailures(b, r); len(failures) != 0 {
 		t.Errorf("without the label the same run fails the gate: %q", failures)
 	}
 }

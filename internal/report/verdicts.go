@@ -107,7 +107,7 @@ func writeGate(p *printer, r *Run, b *Baseline) bool {
 		scope = fmt.Sprintf(", the %d of the baseline's %d that were selected", len(sel), len(b.Tasks))
 		b = &Baseline{ExpectedPassCount: len(sel), Tasks: sel}
 	}
-	failures := Gate(b, r)
+	failures := gateFailures(b, r)
 	if len(failures) == 0 {
 		p.printf("gate: passed (%d / %d%s)\n", b.ExpectedPassCount, len(b.Tasks), scope)
 		return true

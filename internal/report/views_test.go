@@ -29,7 +29,7 @@ func TestViewsGolden(t *testing.T) {
 	}{
 		{"json", WriteJSON},
 		{"md", WriteMarkdown},
-		{"xml", WriteJUnit},
+		{"xml", writeJUnit},
 		{"html", WriteHTML},
 	}
 	runs := []struct {
@@ -213,7 +213,7 @@ type junitDoc struct {
 func parseJUnit(t *testing.T, r *Run) junitDoc {
 	t.Helper()
 	var b bytes.Buffer
-	if err := WriteJUnit(&b, r); err != nil {
+	if err := writeJUnit(&b, r); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasPrefix(b.String(), xml.Header) {
@@ -332,7 +332,7 @@ func TestIncompleteSaysSoEverywhere(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.SplitN(md.String(), "\n", 4)
-	if !strings.Contains(lines[2], IncompleteBanner) {
+	if !strings.Contains(lines[2], incompleteBanner) {
 		t.Errorf("Markdown does not open with the banner; first lines:\n%s", strings.Join(lines[:3], "\n"))
 	}
 	if !strings.Contains(md.String(), "Not run (3): `task-08-mdn-array-map-return`, `task-09-wikipedia-speed-of-light`, `task-10-tc39-ecma262-strict-mode`.") {
@@ -349,7 +349,7 @@ func TestIncompleteSaysSoEverywhere(t *testing.T) {
 
 	doc := parseJUnit(t, r)
 	s := doc.Suites[0]
-	if !strings.Contains(s.SystemErr, IncompleteBanner) || s.Skipped != 3 || s.Tests != 10 {
+	if !strings.Contains(s.SystemErr, incompleteBanner) || s.Skipped != 3 || s.Tests != 10 {
 		t.Errorf("JUnit system-err=%q skipped=%d tests=%d, want the banner, 3 skipped of 10", s.SystemErr, s.Skipped, s.Tests)
 	}
 }
@@ -371,7 +371,7 @@ func TestMarkdownFailureSection(t *testing.T) {
 		"- answer (recorded, not evidence): `The tower is 330 m tall.`",
 		"notte (published, WebVoyager30) | 86.2% self-eval, 79.0% LLM-eval | 47 s",
 		"browser-use (same source, self-reported) | 77.3% self-eval, 60.2% LLM-eval | 113 s",
-		ComparabilityNote + ".",
+		comparabilityNote + ".",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("Markdown lacks %q", want)

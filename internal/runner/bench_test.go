@@ -11,6 +11,7 @@ import (
 	"contractbench/internal/runner"
 	"contractbench/internal/suite"
 	"contractbench/internal/transcript"
+	"contractbench/internal/transcript/transcripttest"
 )
 
 // BenchmarkSuite runs the whole suite as CI does: the replay agent plays
@@ -52,7 +53,7 @@ func replayProvider(b *testing.B, tasks []*suite.Task) runner.ProviderFunc {
 	}
 	recs := make(map[string]recording, len(tasks))
 	for _, tk := range tasks {
-		tr, err := transcript.ReadFile(webSuite.TranscriptFile("builtin", tk.ID))
+		tr, err := transcripttest.ReadFile(webSuite.TranscriptFile("builtin", tk.ID))
 		if err != nil {
 			b.Fatal(err)
 		}

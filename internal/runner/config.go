@@ -104,6 +104,16 @@ type Spec struct {
 	Isolate Isolate
 	// Parallel is the number of workers (one when zero).
 	Parallel int
+	// Browsers is how many browsers the workers share under
+	// IsolateContext, worker i using browser i mod Browsers; each task
+	// still gets a browser context of its own. Zero means one per worker
+	// (or, with BrowserURLs, one per endpoint). Under IsolateProcess
+	// every task has a browser of its own, so it must be zero or
+	// Parallel.
+	Browsers int
+	// Pace, for a replayed agent, is how long it waits before each model
+	// turn; the zero value waits nothing.
+	Pace Pace
 	// Processors is how many processors the run may keep busy; zero means
 	// runtime.NumCPU(). While the workers are fewer, each prepares its
 	// next task ahead (see worker.work).
@@ -180,8 +190,11 @@ func NewPlan(spec Spec) (*Plan, error) {
 	if s.Isolate != IsolateContext && s.Isolate != IsolateProcess {
 		return nil, fmt.Errorf("unknown --isolate %q: want %s or %s", s.Isolate, IsolateContext, IsolateProcess)
 	}
-	if n := len(s.BrowserURLs); n > 0 && n != s.Parallel {
-		return nil, fmt.Errorf("--browser-url: %d browser endpoints for -j %d: each worker needs a browser of its own (pass as many endpoints as -j, or leave -j out)", n, s.Parallel)
+	if err := checkBrowsers(s); err != nil {
+		return nil, err
+	}
+	if s.Pace.On() && (s.Agent.Exec != nil || s.Pace.Fixed < 0 || s.Pace.Jitter < 0) {
+		return nil, fmt.Errorf("--pace: paces a replayed agent only, by a duration of zero or more")
 	}
 	p.settings = settingsOf(s)
 	kept, err := finished(s, p.settings)
@@ -204,6 +217,28 @@ func NewPlan(spec Spec) (*Plan, error) {
 		}
 	}
 	return p, nil
+}
+
+// checkBrowsers checks how many browsers the workers of s share, and sets
+// the default: one a worker, or one an endpoint of BrowserURLs.
+func checkBrowsers(s *Spec) error {
+	n := len(s.BrowserURLs)
+	switch {
+	case s.Browsers < 0:
+		return fmt.Errorf("--browsers %d: want 1 or more", s.Browsers)
+	case s.Browsers > s.Parallel:
+		return fmt.Errorf("--browsers %d with -j %d: more browsers than workers; a browser serves at least one worker", s.Browsers, s.Parallel)
+	case s.Browsers > 0 && s.Browsers < s.Parallel && s.Isolate != IsolateContext:
+		return fmt.Errorf("--browsers %d with -j %d: under --isolate %s every task has a Chromium of its own (a server that cannot be confined to a browser context needs one), so -j is also the number of browsers, and memory bounds it: about 330 MiB for the browser of each task, and the tool server's process besides; share browsers with --isolate context, on a server confined to a context (the built-in one)", s.Browsers, s.Parallel, s.Isolate)
+	case n > 0 && s.Browsers == 0 && n != s.Parallel:
+		return fmt.Errorf("--browser-url: %d browser endpoints for -j %d: each worker needs a browser of its own (pass as many endpoints as -j, or leave -j out)", n, s.Parallel)
+	case n > 0 && s.Browsers > 0 && s.Browsers != n:
+		return fmt.Errorf("--browsers %d with %d --browser-url endpoints: the workers share the endpoints given, so pass as many", s.Browsers, n)
+	}
+	if s.Browsers == 0 {
+		s.Browsers = cmp.Or(n, s.Parallel)
+	}
+	return nil
 }
 
 // settingsOf is what the report of a run of s says it was asked to do.
@@ -264,11 +299,39 @@ func (p *Plan) Settings() report.Settings {
 // the selection that the run it resumes did not finish.
 func (p *Plan) Pending() int { return len(p.jobs) }
 
+// MaxUSD is what one attempt of t may spend: the run's cap, or the
+// task's own when it is lower.
+func (p *Plan) MaxUSD(t *suite.Task) float64 {
+	if b := t.Budget.MaxUSD; b > 0 && b < p.spec.Caps.MaxUSD {
+		return b
+	}
+	return p.spec.Caps.MaxUSD
+}
+
+// WorstCaseUSD is what the run may spend at most: every pending
+// attempt's MaxUSD.
+func (p *Plan) WorstCaseUSD() float64 {
+	sum := 0.0
+	for _, j := range p.jobs {
+		sum += p.MaxUSD(j.task)
+	}
+	return sum
+}
+
+// LargestMaxUSD is the largest MaxUSD of a pending attempt.
+func (p *Plan) LargestMaxUSD() float64 {
+	m := 0.0
+	for _, j := range p.jobs {
+		m = max(m, p.MaxUSD(j.task))
+	}
+	return m
+}
+
 // Recorder returns the recorder of a run on WebRecord, nil for others.
 func (p *Plan) Recorder() *webreplay.Recorder { return p.spec.Recorder }
 
 // Hooks are how the caller follows a run and stops it. None of them
-// changes what the run does.
+// changes what an attempt does.
 type Hooks struct {
 	// Progress receives events as tasks move; it may be called from several
 	// goroutines at once.
@@ -285,8 +348,16 @@ type Hooks struct {
 	// servers exit gracefully; Abort cuts both short, and the tasks still
 	// running end as interrupted. Nil never aborts.
 	Abort <-chan struct{}
+	// Admit, when set, is asked before each attempt starts; false
+	// starts no more attempts (those running finish) and the report is
+	// marked incomplete: a total budget stops a run this way.
+	Admit func(t *suite.Task) bool
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Wait waits d or until ctx ends, returning ctx's error then: the
+	// paced waits of a replayed agent (Spec.Pace). Nil waits on the real
+	// clock.
+	Wait func(ctx context.Context, d time.Duration) error
 }
 
 // config is what the workers of one run read: the plan's spec and the

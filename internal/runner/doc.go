@@ -6,8 +6,12 @@
 // context, the MCP tool server and the agent loop; then it lets the judge
 // capture the browser's final state and grades it with contract.Evaluate.
 // Tasks run in parallel with -j workers, each with a browser of its own
-// (launched, or one of Spec.BrowserURLs). A run is a Plan, made and
-// checked by NewPlan before it starts and only read after.
+// (launched, or one of Spec.BrowserURLs), or, under IsolateContext, sharing
+// Spec.Browsers browsers among them, every task still in a context of its
+// own. A replayed agent can wait before each model turn as a model would
+// (Spec.Pace), so that a run holds tasks open as long as a model's would.
+// A run is a Plan, made and checked by NewPlan before it starts and only
+// read after.
 //
 // A task the agent fails is a result. A browser or server that dies ends
 // that task as an error; the run goes on with the next task, in a new

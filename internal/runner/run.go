@@ -20,6 +20,9 @@ func Run(ctx context.Context, p *Plan, h Hooks) *report.Run {
 	if h.Progress == nil {
 		h.Progress = func(Event) {}
 	}
+	if h.Wait == nil {
+		h.Wait = sleep
+	}
 	cfg := &config{Spec: &p.spec, Hooks: h}
 	run := &report.Run{
 		SchemaVersion: report.SchemaVersion,
@@ -36,13 +39,13 @@ func Run(ctx context.Context, p *Plan, h Hooks) *report.Run {
 		}
 	}
 	queue := make(chan job)
+	slots := newSlots(cfg)
 	var wg sync.WaitGroup
 	for i := range cfg.Parallel {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w := newWorker(cfg, i)
-			defer w.close()
+			w := newWorker(cfg, i, slots)
 			w.work(ctx, queue, func(j job, res *report.TaskResult, rec *transcript.Recorder) {
 				results[j.slot] = res
 				if cfg.TaskDone != nil {
@@ -53,6 +56,9 @@ func Run(ctx context.Context, p *Plan, h Hooks) *report.Run {
 	}
 feed:
 	for _, j := range p.jobs {
+		if cfg.Admit != nil && !cfg.Admit(j.task) {
+			break
+		}
 		select {
 		case queue <- j:
 		case <-ctx.Done():
@@ -61,6 +67,9 @@ feed:
 	}
 	close(queue)
 	wg.Wait()
+	for _, s := range slots {
+		s.close()
+	}
 
 	for _, r := range results {
 		if r != nil {

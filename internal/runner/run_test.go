@@ -18,6 +18,7 @@ import (
 	"contractbench/internal/runner"
 	"contractbench/internal/suite"
 	"contractbench/internal/transcript"
+	"contractbench/internal/transcript/transcripttest"
 )
 
 const exampleTask = "task-01-example-com-title"
@@ -125,7 +126,7 @@ func TestReferenceRunPasses(t *testing.T) {
 	if rec == nil {
 		t.Fatal("TaskDone got no recorder although Transcripts is set")
 	}
-	committed, err := transcript.ReadFile(webSuite.TranscriptFile("builtin", tk.ID))
+	committed, err := transcripttest.ReadFile(webSuite.TranscriptFile("builtin", tk.ID))
 	if err != nil {
 		t.Fatal(err)
 	}

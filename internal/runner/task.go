@@ -190,7 +190,7 @@ func (r *taskRun) run(parent context.Context, left time.Duration) (*report.TaskR
 	if r.cfg.Agent.Exec != nil {
 		out = r.runExec(ctx, r.session, budget, rec)
 	} else {
-		out = agent.Run(ctx, r.provider, r.session, agent.Options{
+		out = agent.Run(ctx, r.agentProvider(rec), r.session, agent.Options{
 			Instruction: r.task.Instruction,
 			Budget:      budget,
 			Recorder:    rec,

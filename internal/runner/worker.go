@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -39,19 +40,34 @@ const (
 // the task, whatever state its context is in.
 const disposeTimeout = 20 * time.Second
 
-// worker is one of the run's parallel slots. Under IsolateContext it holds
-// its browser across tasks, with a browser-level connection of its own,
-// and launches (or attaches) it again when it has ended.
+// worker is one of the run's parallel slots. Under IsolateContext it runs
+// its tasks in a browser it shares with the other workers of its
+// browserSlot (all of them, by default, being one).
 type worker struct {
 	cfg *config
 	// endpoint is the DevTools endpoint of the worker's browser when it
 	// runs elsewhere; empty launches one.
 	endpoint string
+	slot     *browserSlot
+}
 
+// browserSlot is one of the run's browsers under IsolateContext, shared
+// by the workers given it (Spec.Browsers): it holds the browser across
+// their tasks, with a browser-level connection of its own, and launches
+// (or attaches) it again when it has ended. Each task in it has a browser
+// context of its own.
+type browserSlot struct {
+	cfg *config
+	// endpoint is the DevTools endpoint of the browser when it runs
+	// elsewhere; empty launches one.
+	endpoint string
+
+	mu   sync.Mutex
 	b    *browser.Browser
 	conn *cdpconn.Conn
-	// authority mints the certificates of the worker's replay or
-	// recording servers; a launched browser is started pinned to it.
+	// authority mints the certificates of the replay or recording
+	// servers of every task in the browser; a launched browser is
+	// started pinned to it.
 	authority *webreplay.Authority
 }
 
@@ -168,53 +184,83 @@ func ended(b *browser.Browser, conn *cdpconn.Conn) bool {
 	}
 }
 
-// newWorker returns worker number i of the run.
-func newWorker(cfg *config, i int) *worker {
-	w := &worker{cfg: cfg}
-	if len(cfg.BrowserURLs) > 0 {
-		w.endpoint = cfg.BrowserURLs[i] // NewPlan saw to one a worker
+// newSlots returns the run's browser slots, one a browser (Spec.Browsers,
+// which NewPlan set), the i-th on the i-th endpoint when the browsers run
+// elsewhere.
+func newSlots(cfg *config) []*browserSlot {
+	slots := make([]*browserSlot, max(cfg.Browsers, 1))
+	for i := range slots {
+		slots[i] = &browserSlot{cfg: cfg}
+		if len(cfg.BrowserURLs) > 0 {
+			slots[i].endpoint = cfg.BrowserURLs[i] // NewPlan saw to one a slot
+		}
 	}
-	return w
+	return slots
 }
 
-// serverAuthority returns the authority for the worker's replay servers
-// under IsolateContext (made on first use), nil under IsolateProcess,
-// where each server pins its own in the browser launched for it.
+// newWorker returns worker number i of the run, on slot i mod len(slots).
+func newWorker(cfg *config, i int, slots []*browserSlot) *worker {
+	s := slots[i%len(slots)]
+	return &worker{cfg: cfg, endpoint: s.endpoint, slot: s}
+}
+
+// serverAuthority returns the authority for the replay servers of the
+// worker's tasks under IsolateContext (its browser's, made on first use),
+// nil under IsolateProcess, where each server pins its own in the browser
+// launched for it.
 func (w *worker) serverAuthority() (*webreplay.Authority, error) {
 	if w.cfg.Isolate != IsolateContext {
 		return nil, nil
 	}
-	if w.authority == nil {
+	s := w.slot
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.authority == nil {
 		a, err := webreplay.NewAuthority()
 		if err != nil {
 			return nil, err
 		}
-		w.authority = a
+		s.authority = a
 	}
-	return w.authority, nil
+	return s.authority, nil
 }
 
-// browser returns the worker's running browser and its connection to it,
-// starting (or attaching) one when there is none or the last one ended: a
-// crash ends the task it happened in, not the worker.
+// browser returns the worker's running browser and its connection to it.
 func (w *worker) browser(ctx context.Context) (*browser.Browser, *cdpconn.Conn, error) {
-	if w.b != nil {
-		if !ended(w.b, w.conn) {
-			return w.b, w.conn, nil
+	return w.slot.browser(ctx)
+}
+
+// newContext creates a fresh browser context for a task in the worker's
+// browser (see browserSlot.newContext).
+func (w *worker) newContext(ctx context.Context, conn *cdpconn.Conn, proxy, bypass string) (taskContext, func(), error) {
+	return w.slot.newContext(ctx, conn, proxy, bypass)
+}
+
+// browser returns the slot's running browser and its connection to it,
+// starting (or attaching) one when there is none or the last one ended: a
+// crash ends the tasks it happened in, not the workers. The workers
+// sharing the slot wait for one another here, so a browser that ended is
+// replaced once.
+func (s *browserSlot) browser(ctx context.Context) (*browser.Browser, *cdpconn.Conn, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.b != nil {
+		if !ended(s.b, s.conn) {
+			return s.b, s.conn, nil
 		}
-		w.close()
+		s.closeLocked()
 	}
 	var b *browser.Browser
 	var err error
-	if w.endpoint != "" {
-		b, err = browser.Attach(ctx, w.endpoint)
+	if s.endpoint != "" {
+		b, err = browser.Attach(ctx, s.endpoint)
 	} else {
-		opts := w.cfg.Browser
+		opts := s.cfg.Browser
 		opts.Flags = slices.Clone(opts.Flags) // the plan's are shared by every worker
-		if w.authority != nil {
-			opts.Flags = append(opts.Flags, w.authority.ChromiumFlag())
+		if s.authority != nil {
+			opts.Flags = append(opts.Flags, s.authority.ChromiumFlag())
 		}
-		if w.cfg.Web == WebReplay {
+		if s.cfg.Web == WebReplay {
 			// Only a task's context has a route to the web (its
 			// proxy); anything outside one, such as the first window's
 			// tab, resolves no name but loopback's, so nothing leaks.
@@ -230,7 +276,7 @@ func (w *worker) browser(ctx context.Context) (*browser.Browser, *cdpconn.Conn, 
 		return nil, nil, errors.Join(err, b.Close())
 	}
 	conn.Listen()
-	if w.endpoint != "" && w.cfg.Web != WebLive {
+	if s.endpoint != "" && s.cfg.Web != WebLive {
 		// A browser started elsewhere was not pinned to the replay
 		// authority, and a context cannot be. It accepts every
 		// certificate while this connection holds the setting, every
@@ -240,18 +286,25 @@ func (w *worker) browser(ctx context.Context) (*browser.Browser, *cdpconn.Conn, 
 			return nil, nil, errors.Join(fmt.Errorf("accepting the replay web's certificates: %w", err), conn.Close(), b.Close())
 		}
 	}
-	w.b, w.conn = b, conn
+	s.b, s.conn = b, conn
 	return b, conn, nil
 }
 
-// close ends the worker's browser (a launched one) or its hold on it.
-func (w *worker) close() {
-	if w.b == nil {
+// close ends the slot's browser (a launched one) or its hold on it.
+func (s *browserSlot) close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closeLocked()
+}
+
+// closeLocked is close with s.mu held.
+func (s *browserSlot) closeLocked() {
+	if s.b == nil {
 		return
 	}
-	w.conn.Close()
-	w.b.Close()
-	w.b, w.conn = nil, nil
+	s.conn.Close()
+	s.b.Close()
+	s.b, s.conn = nil, nil
 }
 
 // taskContext is a task's browser context and the page it starts on.
@@ -264,7 +317,7 @@ type taskContext struct {
 // proxy when it is set (the task's replay server), with one blank page in
 // it. dispose removes the context and everything in it; an abort of the
 // run cuts its wait short.
-func (w *worker) newContext(ctx context.Context, conn *cdpconn.Conn, proxy, bypass string) (tc taskContext, dispose func(), err error) {
+func (s *browserSlot) newContext(ctx context.Context, conn *cdpconn.Conn, proxy, bypass string) (tc taskContext, dispose func(), err error) {
 	params := target.CreateBrowserContextParams{
 		// Should this process die, the browser (one elsewhere, above
 		// all) drops the context with the connection.
@@ -278,7 +331,7 @@ func (w *worker) newContext(ctx context.Context, conn *cdpconn.Conn, proxy, bypa
 	}
 	tc.id = bc.BrowserContextID
 	dispose = func() {
-		actx, stop := abortContext(context.Background(), w.cfg.Abort)
+		actx, stop := abortContext(context.Background(), s.cfg.Abort)
 		defer stop()
 		dctx, cancel := context.WithTimeout(actx, disposeTimeout)
 		defer cancel()

@@ -1,8 +1,17 @@
-// Package sandbox serves the sandbox suite's interactive sites: a shop
-// (shop.sandbox.test), a booking site (stays.sandbox.test) and a forum
-// with private messages (forum.sandbox.test). They exist only in this
-// repository, so tasks that change things (place an order, book a stay,
-// post a reply) can be run and judged offline, over and over.
+// Package sandbox serves the interactive sites of the sandbox suite and of
+// the generated tasks (internal/generate): a shop (shop.sandbox.test) that
+// takes card payments in an iframe of a payment provider
+// (pay.sandbox.test), a booking site (stays.sandbox.test), a forum with
+// private messages (forum.sandbox.test), a webmail client
+// (mail.sandbox.test) and an issue tracker with boards
+// (tracker.sandbox.test). They exist only in this repository, so tasks
+// that change things (place an order, book a stay, post a reply, send a
+// mail, move an issue) can be run and judged offline, over and over.
+//
+// The data the templates draw their parameters from is exported read-only
+// (ShopProducts, StaysData, ForumData, MailData, TrackerData and their
+// siblings): a template computes its answer from the same seeded data the
+// pages show.
 //
 // # State
 //

@@ -3,6 +3,8 @@ package sandbox
 import (
 	"fmt"
 	"net/http"
+	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -20,6 +22,16 @@ type forum struct {
 	sent    []*message
 	nextMsg int
 	members []string
+	// profiles are the members' public details, by name.
+	profiles map[string]*member
+}
+
+// member is a forum member's profile.
+type member struct {
+	Name, Joined, Location string
+	// Closed marks a member who does not accept private messages.
+	Closed bool
+	Posts  int
 }
 
 type board struct {
@@ -35,7 +47,16 @@ type thread struct {
 	Draft string
 	// Flash is the notice shown once on the thread's next view.
 	Flash string
+	// Locked marks a thread closed to new replies, on LockedOn.
+	Locked   bool
+	LockedOn string
 }
+
+// forumPageSize is how many posts a page of a thread shows.
+const forumPageSize = 10
+
+// pages is the number of pages the thread's posts fill.
+func (t *thread) pages() int { return max(1, (len(t.Posts)+forumPageSize-1)/forumPageSize) }
 
 type post struct {
 	N            int
@@ -84,8 +105,48 @@ var forumSentences = []string{
 	"I ended up replacing the part, and it has been fine since.",
 }
 
+// forumLocked are the threads closed to new replies, by id.
+var forumLocked = map[int]string{11: "2026-02-12", 14: "2026-02-19", 19: "2026-02-08", 23: "2026-02-21", 26: "2026-02-15", 30: "2026-02-25", 35: "2026-02-10", 38: "2026-02-17"}
+
+// forumLong are the threads that run to several pages, by id, with how
+// many posts they are given in all.
+var forumLong = map[int]int{2: 23, 5: 31, 10: 18, 13: 27, 18: 34, 21: 15, 27: 22, 29: 38, 34: 26, 39: 19, 19: 24, 35: 17}
+
+// forumMoreNames are members who joined later; several names are close
+// to an older member's.
+var forumMoreNames = []string{"fenwick_j", "m.kovacs", "solder_sammy", "tide_line", "oak_and_iron", "gearhead_anna", "brightwaters", "r_okafor", "lindqvist2", "quiet.bench", "halfmoon_bay", "p.nakamura"}
+
+// forumClosed are the members who do not accept private messages.
+var forumClosed = map[string]bool{"tideline": true, "lindqvist": true, "dmitri_k": true, "halfmoonbay": true, "quiet.bench": true, "oak_and_iron": true, "v.petrova": true, "p.nakamura": true, "brightwaters": true}
+
+var forumPlaces = []string{"Leeds", "Graz", "Tampere", "Porto", "Utrecht", "Brno", "Cork", "Lund", "Aarhus", "Trieste", "Ghent", "Bergen"}
+
+var forumInboxSubjects = []string{"Spare parts list", "Meet-up in May?", "Your brake question (follow-up)", "Thanks again", "Chain checker loan", "Soldering station for sale", "Spare parts", "Club night in April", "Wheel truing stand", "Antenna photos", "Keyboard group buy", "Rain barrel pump", "Oak offcuts", "Thanks for the tip!", "Meet-up in April", "Frost alarm code", "Switch samples", "Bench vice", "Your radio kit question", "Plane iron sharpening"}
+
 func newForum(fallback http.Handler) *forum {
 	f := &forum{site: newSite("forum", fallback, nil), me: "robin_a", sig: "Robin — fixing things since 1998", nextMsg: 301}
+	f.build()
+	f.handle("GET /{$}", f.home)
+	f.handle("GET /b/{board}", f.boardPage)
+	f.handle("GET /b/{board}/new", f.newThreadPage)
+	f.handle("POST /b/{board}/threads", f.newThread)
+	f.handle("GET /t/{id}", f.threadPage)
+	f.handle("POST /t/{id}/reply", f.reply)
+	f.handle("GET /settings", f.settingsPage)
+	f.handle("POST /settings", f.saveSettings)
+	f.handle("GET /messages", f.messages)
+	f.handle("GET /messages/new", f.composePage)
+	f.handle("POST /messages", f.send)
+	f.handle("GET /messages/{id}", f.messagePage)
+	f.handle("POST /messages/{id}/delete", f.deleteMessage)
+	f.handle("GET /members", f.membersPage)
+	f.handle("GET /u/{name}", f.profilePage)
+	return f
+}
+
+// build fills the forum with its seeded boards, threads, members and
+// messages.
+func (f *forum) build() {
 	g := &gen{s: 0xf0_7e57}
 	day := 0
 	for _, b := range forumBoards {
@@ -112,19 +173,50 @@ func newForum(fallback http.Handler) *forum {
 			Subject: []string{"Your brake question", "Spare parts", "Meet-up in April?", "Thanks for the tip"}[i],
 			Body:    pick(g, forumSentences), Date: fmt.Sprintf("2026-02-%02d", 20+i)})
 	}
-	f.handle("GET /{$}", f.home)
-	f.handle("GET /b/{board}", f.boardPage)
-	f.handle("GET /b/{board}/new", f.newThreadPage)
-	f.handle("POST /b/{board}/threads", f.newThread)
-	f.handle("GET /t/{id}", f.threadPage)
-	f.handle("POST /t/{id}/reply", f.reply)
-	f.handle("GET /settings", f.settingsPage)
-	f.handle("POST /settings", f.saveSettings)
-	f.handle("GET /messages", f.messages)
-	f.handle("GET /messages/new", f.composePage)
-	f.handle("POST /messages", f.send)
-	f.handle("GET /messages/{id}", f.messagePage)
-	return f
+	// What follows draws from generators of its own, so the data above
+	// stays as the sandbox suite's tasks were written for.
+	f.members = append(f.members, forumMoreNames...)
+	g = &gen{s: 0x10_c4ed}
+	for id, n := range forumLocked {
+		f.threads[id-1].Locked, f.threads[id-1].LockedOn = true, n
+	}
+	for id := 1; id <= len(f.threads); id++ {
+		total, ok := forumLong[id]
+		if !ok {
+			continue
+		}
+		t := f.threads[id-1]
+		for n := len(t.Posts); n < total; n++ {
+			var body []string
+			for range g.between(1, 3) {
+				body = append(body, pick(g, forumSentences))
+			}
+			t.Posts = append(t.Posts, &post{N: n + 1, Author: pick(g, f.members),
+				Date: fmt.Sprintf("2026-02-%02d", min(28, 1+n)), Body: strings.Join(body, " ")})
+		}
+	}
+	f.profiles = make(map[string]*member, len(f.members))
+	for i, name := range f.members {
+		year := 2019 + g.intn(6)
+		if i >= len(forumNames) {
+			year = 2025
+		}
+		f.profiles[name] = &member{Name: name, Joined: fmt.Sprintf("%d-%02d-%02d", year, g.between(1, 12), g.between(1, 28)),
+			Location: pick(g, forumPlaces), Closed: forumClosed[name]}
+	}
+	for _, t := range f.threads {
+		for _, p := range t.Posts {
+			f.profiles[p.Author].Posts++
+		}
+	}
+	for i, subject := range forumInboxSubjects {
+		from := f.members[g.intn(len(f.members))]
+		for f.profiles[from].Closed {
+			from = f.members[g.intn(len(f.members))]
+		}
+		f.inbox = append(f.inbox, &message{ID: 205 + i, From: from, To: f.me, Subject: subject,
+			Body: pick(g, forumSentences), Date: fmt.Sprintf("2026-02-%02d", 19-i/2)})
+	}
 }
 
 type forumPage struct {
@@ -141,6 +233,16 @@ type forumPage struct {
 	Message   *message
 	To        string
 	Members   []string
+	// Posts are the thread's posts on page PageNo of Pages.
+	Posts    []*post
+	PageNo   int
+	Pages    int
+	PageList []int
+	Subject  string
+	Profiles []*member
+	Profile  *member
+	// Deleted names the message just deleted.
+	Deleted string
 }
 
 func (f *forum) page(title string) *forumPage {
@@ -221,6 +323,14 @@ func (f *forum) threadPage(w http.ResponseWriter, r *http.Request) {
 	p := f.page(t.Title)
 	p.Thread, p.Board, p.Flash = t, t.Board, t.Flash
 	t.Flash = ""
+	p.Pages, p.PageNo = t.pages(), 1
+	if n, err := strconv.Atoi(r.URL.Query().Get("page")); err == nil && n >= 1 && n <= p.Pages {
+		p.PageNo = n
+	}
+	p.Posts = t.Posts[(p.PageNo-1)*forumPageSize : min(len(t.Posts), p.PageNo*forumPageSize)]
+	for n := range p.Pages {
+		p.PageList = append(p.PageList, n+1)
+	}
 	f.render(w, http.StatusOK, "thread", p)
 }
 
@@ -230,6 +340,10 @@ func (f *forum) reply(w http.ResponseWriter, r *http.Request) {
 	t := f.findThread(r.PathValue("id"))
 	if t == nil {
 		f.notFound(w, "thread "+r.PathValue("id"))
+		return
+	}
+	if t.Locked {
+		f.refuse(w, http.StatusForbidden, problem{Title: "Not posted", Message: "This thread is locked; it takes no new replies.", Back: fmt.Sprintf("/t/%d", t.ID), BackText: "Back to the thread"})
 		return
 	}
 	body := strings.TrimSpace(r.PostFormValue("body"))
@@ -245,6 +359,10 @@ func (f *forum) reply(w http.ResponseWriter, r *http.Request) {
 		n := len(t.Posts) + 1
 		t.Posts = append(t.Posts, &post{N: n, Author: f.me, Date: Today, Body: body, Mine: true, Signature: f.sig})
 		t.Draft, t.Flash = "", "Your reply was posted."
+		if k := t.pages(); k > 1 {
+			seeOther(w, r, fmt.Sprintf("/t/%d?page=%d#post-%d", t.ID, k, n))
+			return
+		}
 		seeOther(w, r, fmt.Sprintf("/t/%d#post-%d", t.ID, n))
 	default:
 		f.refuse(w, http.StatusBadRequest, problem{Title: "Not posted", Message: "Post the reply or save it as a draft.", Back: fmt.Sprintf("/t/%d", t.ID), BackText: "Back to the thread"})
@@ -271,12 +389,13 @@ func (f *forum) saveSettings(w http.ResponseWriter, r *http.Request) {
 func (f *forum) messages(w http.ResponseWriter, r *http.Request) {
 	p := f.page("Private messages")
 	p.Inbox, p.Sent = f.inbox, f.sent
+	p.Deleted = r.URL.Query().Get("deleted")
 	f.render(w, http.StatusOK, "messages", p)
 }
 
 func (f *forum) composePage(w http.ResponseWriter, r *http.Request) {
 	p := f.page("New message")
-	p.To, p.Members = r.URL.Query().Get("to"), f.members
+	p.To, p.Members, p.Subject = r.URL.Query().Get("to"), f.members, r.URL.Query().Get("subject")
 	f.render(w, http.StatusOK, "compose", p)
 }
 
@@ -290,6 +409,9 @@ func (f *forum) send(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case !known:
 		f.refuse(w, http.StatusUnprocessableEntity, problem{Title: "Not sent", Message: "There is no member called " + strconv.Quote(m.To) + ".", Back: "/messages/new", BackText: "Back to the message"})
+		return
+	case f.profiles[m.To].Closed:
+		f.refuse(w, http.StatusForbidden, problem{Title: "Not sent", Message: m.To + " does not accept private messages.", Back: "/u/" + m.To, BackText: "Back to " + m.To + "'s profile"})
 		return
 	case m.Subject == "" || m.Body == "":
 		f.refuse(w, http.StatusUnprocessableEntity, problem{Title: "Not sent", Message: "A message needs a subject and some text.", Back: "/messages/new", BackText: "Back to the message"})
@@ -318,4 +440,99 @@ func (f *forum) messagePage(w http.ResponseWriter, r *http.Request) {
 		p.Flash = "Message sent to " + m.To + "."
 	}
 	f.render(w, http.StatusOK, "message", p)
+}
+
+// deleteMessage removes a message from the inbox.
+func (f *forum) deleteMessage(w http.ResponseWriter, r *http.Request) {
+	i := slices.IndexFunc(f.inbox, func(m *message) bool { return strconv.Itoa(m.ID) == r.PathValue("id") })
+	if i < 0 {
+		f.notFound(w, "message "+r.PathValue("id")+" in your inbox")
+		return
+	}
+	m := f.inbox[i]
+	f.inbox = slices.Delete(f.inbox, i, i+1)
+	seeOther(w, r, "/messages?deleted="+url.QueryEscape(fmt.Sprintf("%q from %s", m.Subject, m.From)))
+}
+
+func (f *forum) membersPage(w http.ResponseWriter, r *http.Request) {
+	p := f.page("Members")
+	for _, n := range f.members {
+		p.Profiles = append(p.Profiles, f.profiles[n])
+	}
+	slices.SortFunc(p.Profiles, func(a, b *member) int { return strings.Compare(a.Name, b.Name) })
+	f.render(w, http.StatusOK, "members", p)
+}
+
+func (f *forum) profilePage(w http.ResponseWriter, r *http.Request) {
+	m := f.profiles[r.PathValue("name")]
+	if m == nil {
+		f.notFound(w, "member "+r.PathValue("name"))
+		return
+	}
+	p := f.page(m.Name)
+	p.Profile = m
+	f.render(w, http.StatusOK, "profile", p)
+}
+
+// ForumThread is a thread as a fresh forum holds it (ForumData).
+type ForumThread struct {
+	ID                   int
+	BoardSlug, BoardName string
+	Title                string
+	// Authors and Dates are the posts' authors and dates, post #1 first.
+	Authors, Dates []string
+	Locked         bool
+	LockedOn       string
+	// Pages is how many pages of ForumPageSize posts the thread fills.
+	Pages int
+}
+
+// ForumMember is a member's profile.
+type ForumMember struct {
+	Name, Joined, Location string
+	Posts                  int
+	// Closed marks a member who does not accept private messages.
+	Closed bool
+}
+
+// ForumMessage is a message in the user's inbox.
+type ForumMessage struct {
+	ID                  int
+	From, Subject, Date string
+}
+
+// ForumSnapshot is the data a fresh forum starts with.
+type ForumSnapshot struct {
+	Me, Signature string
+	Threads       []ForumThread // by id, from 1
+	// Members are in the order the compose page lists them.
+	Members []ForumMember
+	// Inbox is in the order the messages page lists it.
+	Inbox []ForumMessage
+}
+
+// ForumPageSize is how many posts a page of a thread shows.
+const ForumPageSize = forumPageSize
+
+// ForumData returns a copy of the data a fresh forum starts with, for
+// task templates to draw from.
+func ForumData() ForumSnapshot {
+	f := &forum{me: "robin_a", sig: "Robin — fixing things since 1998"}
+	f.build()
+	out := ForumSnapshot{Me: f.me, Signature: f.sig}
+	for _, t := range f.threads {
+		ft := ForumThread{ID: t.ID, BoardSlug: t.Board.Slug, BoardName: t.Board.Name, Title: t.Title, Locked: t.Locked, LockedOn: t.LockedOn, Pages: t.pages()}
+		for _, p := range t.Posts {
+			ft.Authors, ft.Dates = append(ft.Authors, p.Author), append(ft.Dates, p.Date)
+		}
+		out.Threads = append(out.Threads, ft)
+	}
+	for _, n := range f.members {
+		m := f.profiles[n]
+		out.Members = append(out.Members, ForumMember{Name: m.Name, Joined: m.Joined, Location: m.Location, Posts: m.Posts, Closed: m.Closed})
+	}
+	for _, m := range f.inbox {
+		out.Inbox = append(out.Inbox, ForumMessage{ID: m.ID, From: m.From, Subject: m.Subject, Date: m.Date})
+	}
+	return out
 }

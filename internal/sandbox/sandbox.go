@@ -13,9 +13,13 @@ import (
 // The sites' host names. .test is reserved (RFC 2606), so no real site
 // can ever answer for them.
 const (
-	ShopHost   = "shop.sandbox.test"
-	StaysHost  = "stays.sandbox.test"
-	ForumHost  = "forum.sandbox.test"
+	ShopHost    = "shop.sandbox.test"
+	staysHost   = "stays.sandbox.test"
+	forumHost   = "forum.sandbox.test"
+	MailHost    = "mail.sandbox.test"
+	TrackerHost = "tracker.sandbox.test"
+	// PayHost serves the card form the shop embeds in an iframe.
+	PayHost    = "pay.sandbox.test"
 	hostSuffix = ".sandbox.test"
 )
 
@@ -23,9 +27,6 @@ const (
 // written against "the second available date" means the same date in
 // every run.
 const Today = "2026-03-01"
-
-// Hosts lists the host names the sandbox answers for, sorted.
-func Hosts() []string { return []string{ForumHost, ShopHost, StaysHost} }
 
 // IsHost reports whether host (a bare host name) is one of the sandbox's,
 // or under its domain: a name that exists only here.
@@ -36,7 +37,7 @@ func IsHost(host string) bool {
 //go:embed templates
 var templateFS embed.FS
 
-// Web is the three sites with their state. Each value holds its own
+// Web is the sites with their state. Each value holds its own
 // state: use one per task attempt.
 type Web struct {
 	fallback http.Handler
@@ -49,9 +50,12 @@ type Web struct {
 func New(fallback http.Handler) *Web {
 	w := &Web{fallback: fallback}
 	w.sites = map[string]http.Handler{
-		ShopHost:  newShop(fallback),
-		StaysHost: newStays(fallback),
-		ForumHost: newForum(fallback),
+		ShopHost:    newShop(fallback),
+		staysHost:   newStays(fallback),
+		forumHost:   newForum(fallback),
+		MailHost:    newMail(fallback),
+		TrackerHost: newTracker(fallback),
+		PayHost:     newPay(fallback),
 	}
 	return w
 }

@@ -12,7 +12,8 @@ import (
 )
 
 // shop is shop.sandbox.test: a catalogue with search and filters, a cart,
-// a checkout, an order history with cancellation, and account settings.
+// a checkout, an order history with cancellation, account settings, and
+// gift cards paid by card in an iframe of pay.sandbox.test.
 type shop struct {
 	*site
 	products []Product
@@ -42,12 +43,30 @@ type order struct {
 	Lines  []line
 	Note   string
 	Reason string
+	// Gift is set on a gift-card order, which has no lines.
+	Gift *giftCard
 	// New marks an order placed during this task.
 	New bool
 }
 
+// giftCard is what a gift-card order bought: an amount e-mailed to a
+// recipient, paid by card on pay.sandbox.test.
+type giftCard struct {
+	Euros          int
+	ToName, ToMail string
+	Message        string
+	// CardLast4 is the paying card's last four digits.
+	CardLast4 string
+}
+
+// Amount formats the card's value as the shop shows it.
+func (g *giftCard) Amount() string { return euros(g.Euros * 100) }
+
 func (o *order) Total() string {
 	sum := 0
+	if o.Gift != nil {
+		sum += o.Gift.Euros * 100
+	}
 	for _, l := range o.Lines {
 		sum += l.P.Cents * l.Qty
 	}
@@ -72,12 +91,12 @@ var newsletters = []struct{ Value, Label string }{
 func newShop(fallback http.Handler) *shop {
 	s := &shop{
 		site: newSite("shop", fallback, template.FuncMap{"newsletterLabel": newsletterLabel, "lower": strings.ToLower,
-			"divten": func(n int) float64 { return float64(n) / 10 }}),
+			"divten": func(n int) float64 { return float64(n) / 10 }, "inc": func(n int) int { return n + 1 }}),
 		products:  catalogue(),
 		nextOrder: 1001,
-		account: account{Name: "Robin Ashdown", Street: "14 Quay Lane", City: "Bristol", Postcode: "BS1 4QA",
-			Newsletter: "weekly"},
 	}
+	addr, letter := ShopAccount()
+	s.account = account{Name: addr.Name, Street: addr.Street, City: addr.City, Postcode: addr.Postcode, Newsletter: letter}
 	s.bySKU = make(map[string]*Product, len(s.products))
 	for i := range s.products {
 		s.bySKU[s.products[i].SKU] = &s.products[i]
@@ -96,6 +115,9 @@ func newShop(fallback http.Handler) *shop {
 	s.handle("POST /orders/{id}/cancel", s.cancel)
 	s.handle("GET /account", s.accountPage)
 	s.handle("POST /account", s.saveAccount)
+	s.handle("GET /gift-cards", s.giftCards)
+	s.handle("GET /gift-cards/pay", s.giftPay)
+	s.handle("POST /gift-cards/order", s.giftOrder)
 	return s
 }
 
@@ -142,6 +164,11 @@ type shopPage struct {
 	Sorts    []struct{ Value, Label string }
 	Letters  []struct{ Value, Label string }
 	Qty      int
+	// Gift cards: the amounts sold, the card being bought, and the pay
+	// host's form for it.
+	Amounts []int
+	Gift    *giftCard
+	PayURL  string
 }
 
 func (s *shop) page(r *http.Request, title string) *shopPage {
@@ -386,4 +413,74 @@ func (s *shop) saveAccount(w http.ResponseWriter, r *http.Request) {
 	a.Saved = true
 	s.account = a
 	seeOther(w, r, "/account")
+}
+
+// giftAmounts are the gift-card values the shop sells, in euros.
+var giftAmounts = []int{10, 25, 50, 100}
+
+func (s *shop) giftCards(w http.ResponseWriter, r *http.Request) {
+	p := s.page(r, "Gift cards")
+	p.Amounts = giftAmounts
+	s.render(w, http.StatusOK, "giftcards", p)
+}
+
+// readGift reads a gift card's fields from a form or query; the message
+// is a problem to show when they are not right.
+func readGift(v url.Values) (g *giftCard, message string) {
+	n, err := strconv.Atoi(strings.TrimPrefix(strings.TrimSpace(v.Get("amount")), "€"))
+	if err != nil || !slices.Contains(giftAmounts, n) {
+		return nil, "We sell gift cards of €10, €25, €50 and €100 only."
+	}
+	g = &giftCard{Euros: n, ToName: strings.TrimSpace(v.Get("to_name")), ToMail: strings.TrimSpace(v.Get("to_email")),
+		Message: strings.TrimSpace(v.Get("message"))}
+	if g.ToName == "" || !strings.Contains(g.ToMail, "@") {
+		return nil, "Please give the recipient's name and e-mail address."
+	}
+	return g, ""
+}
+
+// giftPay shows the gift card to be bought beside the card form of the
+// pay host, in an iframe; the form's Place order stays disabled until the
+// frame reports an approved payment.
+func (s *shop) giftPay(w http.ResponseWriter, r *http.Request) {
+	g, msg := readGift(r.URL.Query())
+	if g == nil {
+		s.refuse(w, http.StatusUnprocessableEntity, problem{Title: "Gift card", Message: msg, Back: "/gift-cards", BackText: "Back to gift cards"})
+		return
+	}
+	p := s.page(r, "Pay for your gift card")
+	p.Gift = g
+	p.PayURL = "https://" + PayHost + "/card?" + url.Values{
+		"amount":   {strconv.Itoa(g.Euros * 100)},
+		"ref":      {s.nextID()},
+		"merchant": {"Larkspur Market"},
+	}.Encode()
+	s.render(w, http.StatusOK, "giftpay", p)
+}
+
+// nextID is the id the next order will get; a card payment is made for
+// it, so a payment cannot be spent on two orders.
+func (s *shop) nextID() string { return fmt.Sprintf("SH-%04d", s.nextOrder) }
+
+// giftOrder places a gift-card order paid by the token the pay host gave.
+func (s *shop) giftOrder(w http.ResponseWriter, r *http.Request) {
+	if err := r.ParseForm(); err != nil {
+		s.refuse(w, http.StatusBadRequest, problem{Title: "Not placed", Message: "The form could not be read.", Back: "/gift-cards", BackText: "Back to gift cards"})
+		return
+	}
+	g, msg := readGift(r.PostForm)
+	if g == nil {
+		s.refuse(w, http.StatusUnprocessableEntity, problem{Title: "Not placed", Message: msg, Back: "/gift-cards", BackText: "Back to gift cards"})
+		return
+	}
+	last4, ok := checkPayToken(r.PostForm.Get("token"), g.Euros*100, s.nextID())
+	if !ok {
+		s.refuse(w, http.StatusPaymentRequired, problem{Title: "Not placed", Message: "There is no card payment for this gift card; please pay by card first.", Back: "/gift-cards", BackText: "Back to gift cards"})
+		return
+	}
+	g.CardLast4 = last4
+	o := &order{ID: s.nextID(), Placed: Today, Status: "Sent", Gift: g, New: true}
+	s.nextOrder++
+	s.orders = append([]*order{o}, s.orders...)
+	seeOther(w, r, "/orders/"+o.ID)
 }

@@ -100,3 +100,78 @@ func catalogue() []Product {
 	slices.SortFunc(out, func(a, b Product) int { return strings.Compare(a.SKU, b.SKU) })
 	return out
 }
+
+// The read-only views of the shop's starting state that task templates
+// draw from (internal/generate). Each returns a fresh copy.
+
+// ShopProducts returns the catalogue every task starts with, in SKU
+// order.
+func ShopProducts() []Product { return catalogue() }
+
+// A ShopCategory is a department of the shop: its URL slug and its name.
+type ShopCategory struct{ Slug, Name string }
+
+// ShopCategories returns the departments in the order the shop lists
+// them.
+func ShopCategories() []ShopCategory {
+	out := make([]ShopCategory, len(shopCategories))
+	for i, c := range shopCategories {
+		out[i] = ShopCategory{c.Slug, c.Name}
+	}
+	return out
+}
+
+// A ShopOrder is an order of the history every task starts with.
+type ShopOrder struct {
+	ID, Placed, Status string
+	// Total is formatted as the shop shows it.
+	Total string
+	Lines []ShopOrderLine
+}
+
+// A ShopOrderLine is one item of an order.
+type ShopOrderLine struct {
+	SKU, Name string
+	Qty       int
+}
+
+// ShopOrders returns the order history every task starts with, newest
+// first.
+func ShopOrders() []ShopOrder {
+	s := &shop{products: catalogue()}
+	s.seedOrders()
+	var out []ShopOrder
+	for _, o := range s.orders {
+		so := ShopOrder{ID: o.ID, Placed: o.Placed, Status: o.Status, Total: o.Total()}
+		for _, l := range o.Lines {
+			so.Lines = append(so.Lines, ShopOrderLine{SKU: l.P.SKU, Name: l.P.Name, Qty: l.Qty})
+		}
+		out = append(out, so)
+	}
+	return out
+}
+
+// ShopNextOrder is the id the first order placed in a task gets.
+const ShopNextOrder = "SH-1001"
+
+// A ShopAddress is the account's delivery address.
+type ShopAddress struct{ Name, Street, City, Postcode string }
+
+// ShopAccount returns the account's delivery address and e-mail choice
+// (weekly, monthly or none) as every task starts with them.
+func ShopAccount() (ShopAddress, string) {
+	return ShopAddress{"Robin Ashdown", "14 Quay Lane", "Bristol", "BS1 4QA"}, "weekly"
+}
+
+// ShopNewsletters returns the e-mail choices of the account page as
+// value and button label, in the order shown.
+func ShopNewsletters() [][2]string {
+	var out [][2]string
+	for _, n := range newsletters {
+		out = append(out, [2]string{n.Value, n.Label})
+	}
+	return out
+}
+
+// GiftCardAmounts returns the gift-card values the shop sells, in euros.
+func GiftCardAmounts() []int { return append([]int(nil), giftAmounts...) }

@@ -83,6 +83,9 @@ type booking struct {
 	New     bool
 	Request string
 	Reason  string
+	// CancelBy is the last day the booking can be cancelled for free;
+	// empty for a booking that can be cancelled until arrival.
+	CancelBy string
 }
 
 func (b *booking) Total() string { return euros(b.Stay.Cents * b.Nights) }
@@ -93,24 +96,87 @@ func (b *booking) Until() string {
 	return d.AddDate(0, 0, b.Nights).Format(time.DateOnly)
 }
 
-func (b *booking) Cancellable() bool { return b.Status == "Confirmed" }
+func (b *booking) Cancellable() bool {
+	return b.Status == "Confirmed" && (b.CancelBy == "" || b.CancelBy >= Today)
+}
 
-func newStays(fallback http.Handler) *staysSite {
-	s := &staysSite{site: newSite("stays", fallback, nil), stays: stays(), nextBooking: 2041}
-	s.byID = make(map[string]*Stay, len(s.stays))
-	for i := range s.stays {
-		s.byID[s.stays[i].ID] = &s.stays[i]
-	}
+// Lapsed reports whether the booking is confirmed but its free
+// cancellation has ended.
+func (b *booking) Lapsed() bool { return b.Status == "Confirmed" && !b.Cancellable() }
+
+// staysState returns the stays and the guest's bookings (newest first) a
+// fresh site starts with.
+func staysState() ([]Stay, []*booking) {
+	all := stays()
+	var bookings []*booking
 	g := &gen{s: 0xb00c_1e55}
 	for i := range 6 {
-		st := &s.stays[g.intn(len(s.stays))]
+		st := &all[g.intn(len(all))]
 		day := g.between(3, 27)
 		b := &booking{ID: fmt.Sprintf("BK-%d", 2035+i), Stay: st, Date: fmt.Sprintf("%s-%02d", stayMonth, day),
 			Nights: g.between(1, 3), Guests: min(g.between(1, 4), st.MaxGuests), Name: "Robin Ashdown", Status: "Confirmed"}
 		for d := day; d < day+b.Nights; d++ {
 			st.Free[d] = false
 		}
-		s.bookings = append([]*booking{b}, s.bookings...)
+		bookings = append([]*booking{b}, bookings...)
+	}
+	// Older bookings, listed after the six above: some cancelled, some
+	// whose free cancellation has ended, some still cancellable until a
+	// few days before arrival. They leave alone the stays the sandbox
+	// suite's tasks name, so those tasks see the calendars they were
+	// written for.
+	keep := map[string]bool{"H-405": true, "H-203": true, "H-506": true}
+	for _, b := range bookings {
+		keep[b.Stay.ID] = true
+	}
+	reasons := []string{"Flight cancelled", "Found somewhere closer to the station", "Trip moved to April", "Family emergency", "Booked the wrong week"}
+	g = &gen{s: 0x01d_b00c}
+	for i := range 15 {
+		var st *Stay
+		for st == nil || keep[st.ID] {
+			st = &all[g.intn(len(all))]
+		}
+		nights := g.between(1, 3)
+		var day int
+		for tries := 0; day == 0 && tries < 100; tries++ {
+			d := g.between(4, 28-nights)
+			ok := true
+			for n := d; n < d+nights; n++ {
+				ok = ok && st.Free[n]
+			}
+			if ok {
+				day = d
+			}
+		}
+		if day == 0 {
+			continue
+		}
+		b := &booking{ID: fmt.Sprintf("BK-%d", 2034-i), Stay: st, Date: fmt.Sprintf("%s-%02d", stayMonth, day),
+			Nights: nights, Guests: g.between(1, st.MaxGuests), Name: "Robin Ashdown", Status: "Confirmed"}
+		switch i % 3 {
+		case 0:
+			b.Status, b.Reason = "Cancelled", reasons[(i/3)%len(reasons)]
+		case 1:
+			b.CancelBy = fmt.Sprintf("2026-02-%02d", g.between(10, 27))
+		case 2:
+			b.CancelBy = fmt.Sprintf("%s-%02d", stayMonth, day-2)
+		}
+		if b.Status == "Confirmed" {
+			for d := day; d < day+nights; d++ {
+				st.Free[d] = false
+			}
+		}
+		bookings = append(bookings, b)
+	}
+	return all, bookings
+}
+
+func newStays(fallback http.Handler) *staysSite {
+	all, bookings := staysState()
+	s := &staysSite{site: newSite("stays", fallback, nil), stays: all, bookings: bookings, nextBooking: 2041}
+	s.byID = make(map[string]*Stay, len(s.stays))
+	for i := range s.stays {
+		s.byID[s.stays[i].ID] = &s.stays[i]
 	}
 	s.handle("GET /{$}", s.home)
 	s.handle("GET /city/{city}", s.city)
@@ -144,6 +210,8 @@ type staysPage struct {
 	Booking  *booking
 	Bookings []*booking
 	Error    string
+	// Largest is how many guests the city's largest stay sleeps.
+	Largest int
 }
 
 func (s *staysSite) page(title string) *staysPage {
@@ -171,6 +239,9 @@ func (s *staysSite) city(w http.ResponseWriter, r *http.Request) {
 		st := &s.stays[i]
 		if st.City == p.City && st.MaxGuests >= p.Guests {
 			p.Stays = append(p.Stays, st)
+		}
+		if st.City == p.City {
+			p.Largest = max(p.Largest, st.MaxGuests)
 		}
 	}
 	slices.SortStableFunc(p.Stays, func(a, b *Stay) int { return a.Cents - b.Cents })
@@ -302,6 +373,9 @@ func (s *staysSite) cancel(w http.ResponseWriter, r *http.Request) {
 	case b == nil:
 		s.refuse(w, http.StatusNotFound, problem{Title: "No such booking", Message: "You have no booking " + r.PathValue("id") + ".", Back: "/bookings", BackText: "Your bookings"})
 		return
+	case b.Lapsed():
+		s.refuse(w, http.StatusConflict, problem{Title: "Not cancelled", Message: "Free cancellation of booking " + b.ID + " ended on " + b.CancelBy + ".", Back: "/bookings/" + b.ID, BackText: "Back to the booking"})
+		return
 	case !b.Cancellable():
 		s.refuse(w, http.StatusConflict, problem{Title: "Not cancelled", Message: "Booking " + b.ID + " is already cancelled.", Back: "/bookings/" + b.ID, BackText: "Back to the booking"})
 		return
@@ -317,4 +391,42 @@ func (s *staysSite) cancel(w http.ResponseWriter, r *http.Request) {
 		b.Stay.Free[d] = true
 	}
 	seeOther(w, r, "/bookings/"+b.ID)
+}
+
+// StayBooking is one of the guest's bookings as a fresh stays site holds
+// it (StaysData).
+type StayBooking struct {
+	ID, StayID, Date string
+	Nights, Guests   int
+	// Status is Confirmed or Cancelled.
+	Status string
+	// CancelBy is the last day of free cancellation, empty when the
+	// booking can be cancelled until arrival; Cancellable says whether it
+	// can be cancelled today.
+	CancelBy    string
+	Cancellable bool
+	Reason      string
+}
+
+// StaysSnapshot is the data a fresh stays site starts with.
+type StaysSnapshot struct {
+	// Stays are in site order (H-101 ... H-606); each one's Free marks
+	// the nights still free after the bookings.
+	Stays []Stay
+	// Bookings are in the order the bookings page lists them.
+	Bookings []StayBooking
+	// NextBooking is the number the first new booking gets (BK-2041).
+	NextBooking string
+}
+
+// StaysData returns a copy of the data a fresh stays site starts with,
+// for task templates to draw from.
+func StaysData() StaysSnapshot {
+	all, bookings := staysState()
+	out := StaysSnapshot{Stays: all, NextBooking: "BK-2041"}
+	for _, b := range bookings {
+		out.Bookings = append(out.Bookings, StayBooking{ID: b.ID, StayID: b.Stay.ID, Date: b.Date, Nights: b.Nights, Guests: b.Guests,
+			Status: b.Status, CancelBy: b.CancelBy, Cancellable: b.Cancellable(), Reason: b.Reason})
+	}
+	return out
 }

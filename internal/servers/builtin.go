@@ -8,9 +8,9 @@ import "sync"
 const builtinYAML = `format_version: 1
 servers:
   - name: builtin
-    command: ["{self}", mcp, --cdp, "{cdp_url}", --browser-context, "{browser_context}"]
+    command: ["{self}", mcp, --cdp, "{cdp_url}", --browser-context, "{browser_context}", --uploads, "{uploads}"]
     snapshot_format: builtin
-    allow: [navigate, read_page, find, click, type, press_key, select_option, scroll, go_back, wait_for, screenshot, tabs]
+    allow: [navigate, read_page, find, click, type, press_key, select_option, drag, upload_file, scroll, go_back, wait_for, screenshot, tabs]
     page_tools: [read_page]
     actions:
       navigate: {tool: navigate, args: {url: "{url}"}}
@@ -20,6 +20,9 @@ servers:
       press_key: {tool: press_key, args: {key: "{key}"}}
       back: {tool: go_back}
       select: {tool: select_option, args: {ref: "{ref}", value: "{value}"}}
+      drag: {tool: drag, args: {ref: "{ref}", to: "{to}"}}
+      upload: {tool: upload_file, args: {ref: "{ref}", files: "{files}"}}
+      select_tab: {tool: tabs, args: {action: switch, index: "{index}"}}
 `
 
 var builtin = sync.OnceValue(func() *Profile {

@@ -26,8 +26,9 @@ func TestCommand(t *testing.T) {
 		wantNoEnv []string
 	}{
 		{
-			server:   "builtin",
-			wantArgs: []string{"/bin/contractbench", "mcp", "--cdp", "http://127.0.0.1:9222", "--browser-context", "C0FFEE"},
+			server: "builtin",
+			// No uploads folder was given: --uploads is empty.
+			wantArgs: []string{"/bin/contractbench", "mcp", "--cdp", "http://127.0.0.1:9222", "--browser-context", "C0FFEE", "--uploads", ""},
 			wantEnv:  []string{"PATH=/usr/bin", "HOME=/home/u", "TMPDIR=/tmp"},
 			wantNoEnv: []string{"ANTHROPIC_API_KEY=sk-secret", "OPENAI_API_KEY=sk-other", "GITHUB_TOKEN=ghp",
 				"AWS_SECRET_ACCESS_KEY=aws-secret", "DB_PASSWORD=db-secret"},
@@ -198,7 +199,7 @@ func TestConfined(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Command without a browser context: %v", err)
 	}
-	if got := cmd.Args[len(cmd.Args)-2:]; !slices.Equal(got, []string{"--browser-context", ""}) {
+	if got := cmd.Args[len(cmd.Args)-4 : len(cmd.Args)-2]; !slices.Equal(got, []string{"--browser-context", ""}) {
 		t.Errorf("args end %q, want an empty --browser-context", got)
 	}
 }

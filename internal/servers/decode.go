@@ -12,9 +12,9 @@ import (
 	"contractbench/internal/problem"
 )
 
-// FormatVersion is the servers.yaml format this package reads. A file of
+// formatVersion is the servers.yaml format this package reads. A file of
 // another version is refused rather than half understood.
-const FormatVersion = 1
+const formatVersion = 1
 
 // Load reads and validates a servers.yaml. Every problem found is returned
 // together, as a problem.List located by line and path
@@ -42,7 +42,7 @@ func parse(file string, data []byte) (*Set, error) {
 }
 
 // The command placeholders, filled by Profile.Command.
-var commandPlaceholders = []string{"{self}", "{cdp_url}", "{browser_context}", "{root}", "{work_dir}"}
+var commandPlaceholders = []string{"{self}", "{cdp_url}", "{browser_context}", "{root}", "{work_dir}", "{uploads}"}
 
 // actionPlaceholders lists, per action, the placeholders its args may use;
 // the required ones are those the action cannot do without.
@@ -54,13 +54,19 @@ var actionPlaceholders = map[Action]struct{ allowed, required []string }{
 	ActPressKey: {[]string{"{key}"}, []string{"{key}"}},
 	ActBack:     {},
 	ActSelect:   {[]string{"{ref}", "{value}"}, []string{"{ref}", "{value}"}},
+	ActDrag:     {[]string{"{ref}", "{to}"}, []string{"{ref}", "{to}"}},
+	// An upload needs {files} or {paths}; action checks that.
+	ActUpload:    {[]string{"{ref}", "{files}", "{paths}"}, nil},
+	ActSelectTab: {[]string{"{index}", "{index0}"}, nil},
+	ActReadAll:   {},
+	ActListTabs:  {},
 }
 
 var (
 	namePattern        = regexp.MustCompile(`^[a-z][a-z0-9-]*$`)
 	envNamePattern     = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 	versionPattern     = regexp.MustCompile(`^[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$`)
-	placeholderPattern = regexp.MustCompile(`\{[a-z_]*\}`)
+	placeholderPattern = regexp.MustCompile(`\{[a-z_][a-z0-9_]*\}`)
 )
 
 // decoder walks a servers file's YAML tree with the problem package's
@@ -71,8 +77,8 @@ type decoder struct {
 
 func (d *decoder) set(n *yaml.Node) *Set {
 	f := d.Fields(n, "", []string{"format_version", "servers"}, nil)
-	if v, ok := d.Int(f["format_version"], "format_version"); ok && v != FormatVersion {
-		d.Add(f["format_version"], "format_version", "%d is not supported; this build reads format version %d", v, FormatVersion)
+	if v, ok := d.Int(f["format_version"], "format_version"); ok && v != formatVersion {
+		d.Add(f["format_version"], "format_version", "%d is not supported; this build reads format version %d", v, formatVersion)
 	}
 	set := &Set{file: d.File}
 	v := f["servers"]
@@ -276,7 +282,7 @@ func (d *decoder) allow(n *yaml.Node, path string, p *Profile) []string {
 
 func (d *decoder) actions(n *yaml.Node, path string, p *Profile) map[Action]template {
 	var names, optional []string
-	for _, a := range Actions {
+	for _, a := range allActions {
 		if slices.Contains(optionalActions, a) {
 			optional = append(optional, string(a))
 		} else {
@@ -285,7 +291,7 @@ func (d *decoder) actions(n *yaml.Node, path string, p *Profile) map[Action]temp
 	}
 	f := d.Fields(n, path, names, optional)
 	out := map[Action]template{}
-	for _, a := range Actions {
+	for _, a := range allActions {
 		if v := f[string(a)]; v != nil {
 			out[a] = d.action(v, problem.Join(path, string(a)), a, p)
 		}
@@ -316,6 +322,12 @@ func (d *decoder) action(n *yaml.Node, path string, a Action, p *Profile) templa
 		if !used[ph] {
 			d.Add(n, path+".args", "never uses %s: %s cannot be played without it", ph, a)
 		}
+	}
+	switch {
+	case a == ActUpload && !used["{files}"] && !used["{paths}"]:
+		d.Add(n, path+".args", "never uses {files} or {paths}: %s cannot be played without the files", a)
+	case a == ActSelectTab && !used["{index}"] && !used["{index0}"]:
+		d.Add(n, path+".args", "never uses {index} or {index0}: %s cannot be played without the tab", a)
 	}
 	return t
 }

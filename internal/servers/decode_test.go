@@ -181,9 +181,9 @@ func TestServersFile(t *testing.T) {
 		format   Format
 	}{
 		{"builtin", nil, nil, FormatBuiltin},
-		{"playwright", []string{"browser_evaluate", "browser_run_code_unsafe", "browser_file_upload", "browser_drop"},
+		{"playwright", []string{"browser_evaluate", "browser_run_code_unsafe", "browser_drop"},
 			[]string{"browser_close", "browser_resize", "browser_emulate_media"}, FormatPlaywright},
-		{"chrome-devtools", []string{"evaluate_script", "upload_file"},
+		{"chrome-devtools", []string{"evaluate_script"},
 			[]string{"emulate", "resize_page", "lighthouse_audit"}, FormatChromeDevtools},
 	}
 	for _, tc := range tests {

@@ -18,7 +18,8 @@
 // # Starting a server
 //
 // Profile.Command builds the process: placeholders in the command and
-// environment are filled in ({self}, {cdp_url}, {root}, {work_dir}), npm
+// environment are filled in ({self}, {cdp_url}, {root}, {work_dir},
+// {uploads}), npm
 // peers run from {root}/node_modules, and API keys and tokens are left out
 // of the child's environment. Installed says what is missing for a peer
 // (node, the pinned package) and that `make peers` installs it.
@@ -36,8 +37,13 @@
 // ref or uid. A target no element fits, or one that two different
 // elements fit, ends the play with an error listing the candidates. Steps
 // on no element are the built-in calls as written, or their translation
-// for a peer. The same steps on the same pages give the same calls, so
-// transcripts recorded this way replay.
+// for a peer. A drag's destination (its step's To) is found in the same
+// snapshot on a peer and by a second find on the built-in server; an
+// upload's files are the names of files in the suite's uploads folder,
+// which Transport copies into the server's working directory
+// (Spawn.Uploads); a tab switch becomes the peer's own, counting its tabs
+// from its own base. The same steps on the same pages give the same calls,
+// so transcripts recorded this way replay.
 //
 // # Reading pages
 //

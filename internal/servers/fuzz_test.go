@@ -39,7 +39,7 @@ func FuzzParse(f *testing.F) {
 					t.Errorf("%s: %s is allowed and excluded", name, tool)
 				}
 			}
-			for _, a := range Actions {
+			for _, a := range allActions {
 				if _, mapped := p.actions[a]; !mapped && slices.Contains(optionalActions, a) {
 					continue
 				}

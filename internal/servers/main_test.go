@@ -20,8 +20,12 @@ const (
 	// repoRoot holds benchmarks/ and node_modules/.
 	repoRoot = "../.."
 	// namesHost serves testdata/names.html, the page of awkward
-	// accessible names the snapshot readers are tested on.
+	// accessible names the snapshot readers are tested on, and
+	// testdata/widgets.html and checkout.html, which TestWidgetSteps plays.
 	namesHost = "peers.contractbench.test"
+	// payHost serves testdata/payform.html, which namesHost's
+	// checkout.html embeds: another origin of the same site.
+	payHost = "pay.contractbench.test"
 )
 
 // The peer tests share one Chromium, started on first use (the unit tests
@@ -65,6 +69,17 @@ func startShared() (*browser.Browser, error) {
 	}
 	if err := archive.Add(namesHost, webreplay.Entry{Path: "/names.html"}, names); err != nil {
 		return nil, err
+	}
+	for _, f := range []struct{ host, file string }{
+		{namesHost, "widgets.html"}, {namesHost, "checkout.html"}, {payHost, "payform.html"},
+	} {
+		data, err := os.ReadFile(filepath.Join("testdata", f.file))
+		if err != nil {
+			return nil, err
+		}
+		if err := archive.Add(f.host, webreplay.Entry{Path: "/" + f.file}, data); err != nil {
+			return nil, err
+		}
 	}
 	srv, err := webreplay.NewServer(webreplay.Replay(archive), webreplay.ServerOptions{Hosts: archive.Hosts()})
 	if err != nil {

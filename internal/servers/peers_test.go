@@ -245,11 +245,18 @@ func pages(t *testing.T, ctx context.Context, browserURL string) []*target.Info 
 // session ends with the test.
 func startServer(t *testing.T, ctx context.Context, p *Profile, browserURL, self string) *mcpclient.Session {
 	t.Helper()
+	return startServerUploads(t, ctx, p, browserURL, self, "")
+}
+
+// startServerUploads is startServer with a suite's uploads folder, which
+// the server's working directory gets a copy of.
+func startServerUploads(t *testing.T, ctx context.Context, p *Profile, browserURL, self, uploads string) *mcpclient.Session {
+	t.Helper()
 	root, err := filepath.Abs(repoRoot)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, err := p.Transport(Spawn{Root: root, Self: self, CDPURL: browserURL, WorkDir: t.TempDir(), Environ: os.Environ()})
+	tr, err := p.Transport(Spawn{Root: root, Self: self, CDPURL: browserURL, WorkDir: t.TempDir(), Environ: os.Environ(), Uploads: uploads})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -74,13 +74,38 @@ const (
 	// ActSelect chooses an option of a drop-down list. A profile may leave
 	// it out; a reference with a select_option step then cannot play.
 	ActSelect Action = "select"
+	// ActDrag drags one element ({ref}) onto another ({to}). Optional.
+	ActDrag Action = "drag"
+	// ActUpload chooses files for a file input: {files} are their names,
+	// {paths} the same files as paths relative to the server's working
+	// directory ({work_dir}/uploads/NAME, see Spawn.Uploads). Without
+	// {ref} the action uploads into the file chooser that a click on the
+	// input opened, and the driver clicks the input first. Optional.
+	ActUpload Action = "upload"
+	// ActListTabs lists the tabs. Optional: when mapped, the driver lists
+	// the tabs before a select_tab until the list shows the tab, for a
+	// server that may not know yet of a tab a click just opened.
+	ActListTabs Action = "list_tabs"
+	// ActReadAll is a snapshot that leaves nothing out, for a target the
+	// read action's snapshot omits (chrome-devtools-mcp leaves the options
+	// of a listbox out of its default snapshot). Optional: without it the
+	// driver looks with the read action.
+	ActReadAll Action = "read_all"
+	// ActSelectTab makes another tab the current one: {index} is its
+	// number counting from 1 in the order the tabs opened, {index0} the
+	// same counting from 0. Optional.
+	ActSelectTab Action = "select_tab"
 )
 
-// Actions lists every action, in the order servers.yaml documents them.
-var Actions = []Action{ActNavigate, ActRead, ActClick, ActType, ActPressKey, ActBack, ActSelect}
+// allActions lists every action, in the order servers.yaml documents them.
+var allActions = []Action{ActNavigate, ActRead, ActClick, ActType, ActPressKey, ActBack, ActSelect, ActDrag, ActUpload, ActSelectTab, ActListTabs, ActReadAll}
 
 // optionalActions are the actions a profile may leave unmapped.
-var optionalActions = []Action{ActSelect}
+var optionalActions = []Action{ActSelect, ActDrag, ActUpload, ActSelectTab, ActListTabs, ActReadAll}
+
+// uploadsFolder is the name of the task's copy of the suite's uploads
+// folder in the server's working directory.
+const uploadsFolder = "uploads"
 
 // Package is an npm package a peer runs from.
 type Package struct {
@@ -195,6 +220,55 @@ type Spawn struct {
 	// Abort, when it ends, kills the server's processes at once instead of
 	// letting them exit gracefully (a second Ctrl-C). Nil never aborts.
 	Abort context.Context
+	// Uploads is the suite's folder of files a task may upload (its
+	// uploads/ folder). Transport copies its files into WorkDir/uploads,
+	// the folder {uploads} names: the peers take files only from their
+	// working directory, and the built-in server only from the folder it
+	// is given. Empty, or a folder that does not exist, offers no files
+	// and leaves {uploads} empty.
+	Uploads string
+}
+
+// uploadsDir is the folder {uploads} names: the task's copy of s.Uploads,
+// or "" when there is none to make.
+func (s Spawn) uploadsDir() string {
+	if s.Uploads == "" || s.WorkDir == "" {
+		return ""
+	}
+	if info, err := os.Stat(s.Uploads); err != nil || !info.IsDir() {
+		return ""
+	}
+	return filepath.Join(s.WorkDir, uploadsFolder)
+}
+
+// copyUploads copies the regular files of s.Uploads into the folder
+// uploadsDir names. Nothing else is copied: no sub-folders, no links to
+// elsewhere.
+func (s Spawn) copyUploads() error {
+	dst := s.uploadsDir()
+	if dst == "" {
+		return nil
+	}
+	entries, err := os.ReadDir(s.Uploads)
+	if err != nil {
+		return fmt.Errorf("reading the uploads folder: %w", err)
+	}
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if !e.Type().IsRegular() {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(s.Uploads, e.Name()))
+		if err != nil {
+			return fmt.Errorf("reading an upload: %w", err)
+		}
+		if err := os.WriteFile(filepath.Join(dst, e.Name()), data, 0o644); err != nil {
+			return fmt.Errorf("copying an upload: %w", err)
+		}
+	}
+	return nil
 }
 
 // Command returns the server's process for one task: placeholders
@@ -206,13 +280,14 @@ type Spawn struct {
 func (p *Profile) Command(s Spawn) (*exec.Cmd, error) {
 	values := []struct{ ph, val string }{
 		{"{self}", s.Self}, {"{cdp_url}", s.CDPURL}, {"{browser_context}", s.BrowserContext}, {"{root}", s.Root}, {"{work_dir}", s.WorkDir},
+		{"{uploads}", s.uploadsDir()},
 	}
 	fill := func(v string) (string, error) {
 		for _, x := range values {
 			if !strings.Contains(v, x.ph) {
 				continue
 			}
-			if x.val == "" && x.ph != "{browser_context}" {
+			if x.val == "" && x.ph != "{browser_context}" && x.ph != "{uploads}" {
 				return "", fmt.Errorf("server %s: %s is used but not given", p.name, x.ph)
 			}
 			v = strings.ReplaceAll(v, x.ph, x.val)
@@ -264,6 +339,9 @@ func (p *Profile) Transport(s Spawn) (mcp.Transport, error) {
 	cmd, err := p.Command(s)
 	if err != nil {
 		return nil, err
+	}
+	if err := s.copyUploads(); err != nil {
+		return nil, fmt.Errorf("server %s: %w", p.name, err)
 	}
 	inGroup(cmd)
 	return &groupTransport{cmd: cmd, abort: s.Abort,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -12,9 +13,9 @@ import (
 	"contractbench/internal/suite"
 )
 
-// ReferenceName is the provider name of every reference driver, recorded as
+// referenceName is the provider name of every reference driver, recorded as
 // the transcript's recorded_by.
-const ReferenceName = "reference"
+const referenceName = "reference"
 
 // Reference returns a provider that plays a task's reference solution on
 // this server, one tool call per turn, then answers. The steps are written
@@ -44,6 +45,13 @@ type op struct {
 	action Action
 	call   llm.ToolCall
 	target *suite.Target
+	// to is a drag's destination, found in the same look as target, or in
+	// a look of its own on the built-in server (whose find shows one
+	// target at a time).
+	to *suite.Target
+	// waitTab, for a list_tabs op, is the tab number (from 1) the list
+	// must show before the driver goes on: it lists again until it does.
+	waitTab int
 	// values fill the action's placeholders; {ref} is added once the
 	// target is found.
 	values map[string]any
@@ -51,11 +59,14 @@ type op struct {
 
 // builtinArgs are the arguments of the built-in steps the driver reads.
 type builtinArgs struct {
-	URL    string `json:"url"`
-	Text   string `json:"text"`
-	Submit bool   `json:"submit"`
-	Key    string `json:"key"`
-	Value  string `json:"value"`
+	URL    string   `json:"url"`
+	Text   string   `json:"text"`
+	Submit bool     `json:"submit"`
+	Key    string   `json:"key"`
+	Value  string   `json:"value"`
+	Files  []string `json:"files"`
+	Action string   `json:"action"`
+	Index  int      `json:"index"`
 }
 
 // plan turns reference steps into the server's calls. A step that acts on
@@ -79,9 +90,10 @@ func (p *Profile) plan(steps []suite.Step) ([]op, error) {
 			ops = append(ops, op{step: i, from: s.Tool, call: llm.ToolCall{Name: s.Tool, Args: s.Args}})
 			continue
 		}
-		if s.Tool == "find" {
+		if s.Tool == "find" || (s.Tool == "tabs" && (a.Action == "" || a.Action == "list")) {
 			// A lookup for the model's benefit: the driver finds targets
-			// in the snapshot it takes before acting.
+			// in the snapshot it takes before acting, and a peer lists its
+			// tabs in replies of its own.
 			continue
 		}
 		action, values, ok := builtinAction(s.Tool, a)
@@ -96,11 +108,25 @@ func (p *Profile) plan(steps []suite.Step) ([]op, error) {
 				return nil, fmt.Errorf("reference[%d] (%s): no %s in args %s", i, s.Tool, strings.Trim(ph, "{}"), s.Args)
 			}
 		}
+		if err := checkStepArgs(i, s, a); err != nil {
+			return nil, err
+		}
 		target, err := elementTarget(i, s, action)
 		if err != nil {
 			return nil, err
 		}
-		ops = append(ops, op{step: i, from: s.Tool, action: action, values: values, target: target})
+		if action == ActSelectTab {
+			if _, ok := p.actions[ActListTabs]; ok {
+				ops = append(ops, op{step: i, from: s.Tool, action: ActListTabs, waitTab: a.Index})
+			}
+		}
+		o := op{step: i, from: s.Tool, action: action, values: values, target: target}
+		if action == ActDrag {
+			if o.to, err = checkTarget(i, s, s.To, "to"); err != nil {
+				return nil, err
+			}
+		}
+		ops = append(ops, o)
 	}
 	return ops, nil
 }
@@ -142,24 +168,65 @@ func builtinAction(tool string, a builtinArgs) (Action, map[string]any, bool) {
 		return ActType, map[string]any{"{text}": a.Text, "{submit}": a.Submit}, true
 	case "select_option":
 		return ActSelect, map[string]any{"{value}": a.Value}, true
+	case "drag":
+		return ActDrag, nil, true
+	case "upload_file":
+		files, paths := make([]any, len(a.Files)), make([]any, len(a.Files))
+		for i, f := range a.Files {
+			files[i], paths[i] = f, uploadsFolder+"/"+f
+		}
+		return ActUpload, map[string]any{"{files}": files, "{paths}": paths}, true
+	case "tabs":
+		if a.Action != "switch" && a.Action != "select" {
+			return "", nil, false
+		}
+		return ActSelectTab, map[string]any{"{index}": a.Index, "{index0}": a.Index - 1}, true
 	}
 	return "", nil, false
+}
+
+// checkStepArgs checks what builtinAction cannot say with a missing
+// value: an upload names files that are plain names, and a tab switch a
+// tab number.
+func checkStepArgs(i int, s suite.Step, a builtinArgs) error {
+	switch s.Tool {
+	case "upload_file":
+		if len(a.Files) == 0 {
+			return fmt.Errorf("reference[%d] (%s): no files in args %s", i, s.Tool, s.Args)
+		}
+		for _, f := range a.Files {
+			if f == "" || f == "." || f == ".." || strings.ContainsAny(f, `/\`) {
+				return fmt.Errorf("reference[%d] (%s): file %q is not the name of a file in the suite's uploads folder", i, s.Tool, f)
+			}
+		}
+	case "tabs":
+		if a.Index < 1 {
+			return fmt.Errorf("reference[%d] (%s): index must be a tab number from 1, not %d", i, s.Tool, a.Index)
+		}
+	}
+	return nil
 }
 
 // elementTarget is the target of step i when its action acts on an
 // element, nil otherwise. The element is found by role and name, so the
 // step must give a target of a known role.
 func elementTarget(i int, s suite.Step, action Action) (*suite.Target, error) {
-	if action != ActClick && action != ActType && action != ActSelect {
-		return nil, nil
+	switch action {
+	case ActClick, ActType, ActSelect, ActDrag, ActUpload:
+		return checkTarget(i, s, s.Target, "target")
 	}
-	if s.Target == nil {
-		return nil, fmt.Errorf("reference[%d] (%s): no target: the element is found by its target (role and accessible name), never by a ref", i, s.Tool)
+	return nil, nil
+}
+
+// checkTarget checks a target of step i (its target, or a drag's to).
+func checkTarget(i int, s suite.Step, t *suite.Target, field string) (*suite.Target, error) {
+	if t == nil {
+		return nil, fmt.Errorf("reference[%d] (%s): no %s: the element is found by its target (role and accessible name), never by a ref", i, s.Tool, field)
 	}
-	if _, ok := targetRoles[s.Target.Role]; !ok {
-		return nil, fmt.Errorf("reference[%d] (%s): target role %q is not one of %s", i, s.Tool, s.Target.Role, strings.Join(suite.TargetRoles, ", "))
+	if _, ok := targetRoles[t.Role]; !ok {
+		return nil, fmt.Errorf("reference[%d] (%s): %s role %q is not one of %s", i, s.Tool, field, t.Role, strings.Join(suite.TargetRoles, ", "))
 	}
-	return s.Target, nil
+	return t, nil
 }
 
 // reference is the provider Reference returns.
@@ -173,11 +240,28 @@ type reference struct {
 	// checks, and sentOp the index in plan of the op it belongs to.
 	sent   *llm.ToolCall
 	sentOp int
-	// waiting is the op whose target the snapshot just sent is for.
+	// waiting is the op whose target the snapshot just sent is for, and
+	// found the values its looks have found so far ({ref} of a drag whose
+	// {to} the next look finds).
 	waiting *op
+	found   map[string]any
+	// polls counts the list_tabs calls of the op being waited on.
+	polls int
 }
 
-func (r *reference) Name() string  { return ReferenceName }
+// maxTabPolls bounds how many times the driver lists the tabs waiting for
+// a new one to show: a server that learns of new tabs from the browser's
+// events (chrome-devtools-mcp) may not list a tab a click just opened.
+const maxTabPolls = 50
+
+// tabListed reports whether a list_tabs reply lists tab n (from 1):
+// chrome-devtools-mcp writes a line "n: title (url)" per page, numbered
+// from 1 in the order the pages opened.
+func tabListed(reply string, n int) bool {
+	return regexp.MustCompile(fmt.Sprintf(`(?m)^\s*%d: `, n)).MatchString(reply)
+}
+
+func (r *reference) Name() string  { return referenceName }
 func (r *reference) Model() string { return "" }
 
 // Next returns the next call of the plan, or the final answer.
@@ -199,27 +283,43 @@ func (r *reference) Next(ctx context.Context, req llm.Request) (llm.Response, er
 		}
 		reply = res.Content
 		r.sent = nil
+		if o := r.plan[r.sentOp]; o.waitTab > 0 && !tabListed(reply, o.waitTab) {
+			r.polls++
+			if r.polls >= maxTabPolls {
+				return llm.Response{}, r.fail(fmt.Errorf("tab %d is not listed after %d lists; the last: %s", o.waitTab, r.polls, problem.Bound(reply, 300)))
+			}
+			call, err := r.profile.render(ActListTabs, nil)
+			if err != nil {
+				return llm.Response{}, r.fail(err)
+			}
+			return r.send(call, r.sentOp), nil
+		}
 	}
 	if w := r.waiting; w != nil {
 		r.waiting = nil
-		call, err := r.act(w, reply)
+		call, more, err := r.act(w, reply)
 		if err != nil {
 			return llm.Response{}, r.fail(err)
+		}
+		if more {
+			r.waiting = w
 		}
 		return r.send(call, r.sentOp), nil
 	}
 	if r.next >= len(r.plan) {
-		return llm.Response{Text: fmt.Sprintf("%s on %s: all %d steps done", ReferenceName, r.profile.name, len(r.plan)), StopReason: "end_turn"}, nil
+		return llm.Response{Text: fmt.Sprintf("%s on %s: all %d steps done", referenceName, r.profile.name, len(r.plan)), StopReason: "end_turn"}, nil
 	}
 	i := r.next
 	o := r.plan[i]
 	r.next++
+	r.polls = 0
 	if o.call.Name != "" {
 		return r.send(o.call, i), nil
 	}
 	if o.target != nil {
 		// Look first; the next turn acts on what the look shows.
-		call, err := r.profile.look(*o.target)
+		r.found = nil
+		call, err := r.profile.look(*o.target, o.action)
 		if err != nil {
 			return llm.Response{}, r.failOp(&o, err)
 		}
@@ -235,40 +335,83 @@ func (r *reference) Next(ctx context.Context, req llm.Request) (llm.Response, er
 
 // act finds w's target in the snapshot reply and returns the action on it.
 // A type that should submit on a server whose type action cannot is
-// followed by an Enter key press, planned right after it.
-func (r *reference) act(w *op, reply string) (llm.ToolCall, error) {
+// followed by an Enter key press, planned right after it; an upload on a
+// server that uploads into an open file chooser is a click on the input
+// followed by the upload. A drag's destination is found in the same reply
+// when it is there; otherwise (the built-in find shows one target) act
+// returns a look for it, with more set: the next reply is for w too.
+func (r *reference) act(w *op, reply string) (call llm.ToolCall, more bool, err error) {
 	p := r.profile
 	snap, err := parseSnapshot(p.format, reply)
 	if err != nil {
-		return llm.ToolCall{}, fmt.Errorf("reading the %s reply: %w; reply begins %q", p.lookTool(), err, problem.Bound(reply, 300))
+		return llm.ToolCall{}, false, fmt.Errorf("reading the %s reply: %w; reply begins %q", p.lookTool(), err, problem.Bound(reply, 300))
 	}
 	snap.tool = p.lookTool()
-	t := w.target
-	what := fmt.Sprintf("%s %q", t.Role, t.Name)
-	if t.Href != "" {
-		what += fmt.Sprintf(" to a URL containing %q", t.Href)
-	}
-	fits := snap.find(*t)
-	switch {
-	case len(fits) == 0:
-		more := ""
-		if snap.partial {
-			more = " (the reply lists only some of them)"
-		}
-		return llm.ToolCall{}, fmt.Errorf("no %s in the %s reply (page %s); %s%s", what, snap.tool, snap.pageURL, snap.candidates(*t), more)
-	case !snap.same(fits):
-		return llm.ToolCall{}, fmt.Errorf("%s is ambiguous in the %s reply (page %s): %d elements fit: %s; add href (for a link) or name another element", what, snap.tool, snap.pageURL, len(fits), describe(fits, len(fits)))
-	}
-	e := fits[0]
-	values := map[string]any{"{ref}": e.ref}
+	values := map[string]any{}
 	for k, v := range w.values {
 		values[k] = v
 	}
+	if r.found == nil {
+		e, err := snap.pick(*w.target)
+		if err != nil {
+			return llm.ToolCall{}, false, err
+		}
+		r.found = map[string]any{"{ref}": e.ref}
+		if w.to != nil {
+			if e, err := snap.pick(*w.to); err == nil {
+				r.found["{to}"] = e.ref
+			} else if p.format != FormatBuiltin {
+				return llm.ToolCall{}, false, fmt.Errorf("the drop target: %w", err)
+			} else {
+				call, err := p.look(*w.to, w.action)
+				return call, true, err
+			}
+		}
+	} else if w.to != nil {
+		e, err := snap.pick(*w.to)
+		if err != nil {
+			return llm.ToolCall{}, false, fmt.Errorf("the drop target: %w", err)
+		}
+		r.found["{to}"] = e.ref
+	}
+	for k, v := range r.found {
+		values[k] = v
+	}
+	r.found = nil
 	if w.action == ActType && values["{submit}"] == true && !p.actions[ActType].uses("{submit}") {
 		enter := op{step: w.step, from: w.from, action: ActPressKey, values: map[string]any{"{key}": "Enter"}}
 		r.plan = append(r.plan[:r.next], append([]op{enter}, r.plan[r.next:]...)...)
 	}
-	return p.render(w.action, values)
+	if w.action == ActUpload && !p.actions[ActUpload].uses("{ref}") {
+		// The click opens the input's file chooser; the upload fills it.
+		upload := op{step: w.step, from: w.from, action: ActUpload, values: w.values}
+		r.plan = append(r.plan[:r.next], append([]op{upload}, r.plan[r.next:]...)...)
+		call, err := p.render(ActClick, values)
+		return call, false, err
+	}
+	call, err = p.render(w.action, values)
+	return call, false, err
+}
+
+// pick returns the one element of the snapshot that t names, or an error
+// listing what is there instead.
+func (s snapshot) pick(t suite.Target) (element, error) {
+	what := fmt.Sprintf("%s %q", t.Role, t.Name)
+	if t.Href != "" {
+		what += fmt.Sprintf(" to a URL containing %q", t.Href)
+	}
+	fits := s.find(t)
+	switch {
+	case len(fits) == 0:
+		more := ""
+		if s.partial {
+			more = " (the reply lists only some of them)"
+		}
+		return element{}, fmt.Errorf("no %s in the %s reply (page %s); %s%s", what, s.tool, s.pageURL, s.candidates(t), more)
+	case !s.same(fits):
+		return element{}, fmt.Errorf("%s is ambiguous in the %s reply (page %s): %d elements fit: %s; add href (for a link) or name another element", what, s.tool, s.pageURL, len(fits), describe(fits, len(fits)))
+	}
+	return fits[0], nil
 }
 
 func (r *reference) send(call llm.ToolCall, opIndex int) llm.Response {
@@ -284,7 +427,7 @@ func (r *reference) fail(err error) error {
 }
 
 func (r *reference) failOp(o *op, err error) error {
-	r.err = fmt.Errorf("%s on %s: reference[%d] (%s): %w", ReferenceName, r.profile.name, o.step, o.from, err)
+	r.err = fmt.Errorf("%s on %s: reference[%d] (%s): %w", referenceName, r.profile.name, o.step, o.from, err)
 	return r.err
 }
 
@@ -303,12 +446,19 @@ func resultOf(req llm.Request, call llm.ToolCall) (llm.ToolResult, error) {
 // look returns the call that shows the page before acting on t: the
 // built-in server's find, asked for t's role and name (a field by its name
 // alone, as its role may be textbox or another), or a peer's snapshot.
-func (p *Profile) look(t suite.Target) (llm.ToolCall, error) {
+func (p *Profile) look(t suite.Target, a Action) (llm.ToolCall, error) {
 	if p.format != FormatBuiltin {
+		if _, ok := p.actions[ActReadAll]; ok && t.Role == "option" {
+			return p.render(ActReadAll, nil)
+		}
 		return p.render(ActRead, nil)
 	}
 	query := t.Name
-	if t.Role != "field" {
+	switch {
+	case a == ActUpload:
+		// A file input, which the peers' snapshots call a button.
+		query = "role:file " + t.Name
+	case t.Role != "field":
 		query = "role:" + builtinRoles[t.Role] + " " + t.Name
 	}
 	args, err := json.Marshal(map[string]string{"query": query})

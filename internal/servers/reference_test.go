@@ -112,8 +112,8 @@ func TestReferenceBuiltin(t *testing.T) {
 	t.Parallel()
 	task := loadTask(t, "task-02-mdn-fetch-syntax")
 	prov := profile(t, "builtin").Reference(task.Reference)
-	if prov.Name() != ReferenceName || prov.Model() != "" {
-		t.Errorf("Name, Model = %q, %q; want %q, empty", prov.Name(), prov.Model(), ReferenceName)
+	if prov.Name() != referenceName || prov.Model() != "" {
+		t.Errorf("Name, Model = %q, %q; want %q, empty", prov.Name(), prov.Model(), referenceName)
 	}
 	replies := map[int]string{
 		1: "url: https://developer.mozilla.org/en-US/\ntitle: MDN\n1 match for \"Search MDN\":\n[Search MDN](e4 textbox placeholder=\"Search MDN\") [Search](e5 button)",

@@ -49,17 +49,22 @@ type snapshot struct {
 // number input is a spinbutton.
 // A select is a drop-down list: the built-in server's select, a peer's
 // combobox (or listbox, for a multiple select).
+// A file input is a button to the peers (it opens the file chooser) and
+// "file" to the built-in server. An option is an option of a listbox (an
+// autocomplete's suggestions), a region a labelled landmark (a drop zone).
 var targetRoles = map[string][]string{
 	"link":   {"link"},
-	"button": {"button"},
+	"button": {"button", "file"},
 	"field":  {"textbox", "searchbox", "combobox", "spinbutton"},
 	"select": {"select", "combobox", "listbox"},
 	"tab":    {"tab"},
+	"option": {"option"},
+	"region": {"region"},
 }
 
 // builtinRoles is the role a built-in find query names for each target
 // role but field, which is looked up by its name alone.
-var builtinRoles = map[string]string{"link": "link", "button": "button", "select": "select", "tab": "tab"}
+var builtinRoles = map[string]string{"link": "link", "button": "button", "select": "select", "tab": "tab", "option": "option", "region": "region"}
 
 // parseSnapshot reads reply in the given format.
 func parseSnapshot(f Format, reply string) (snapshot, error) {

@@ -10,7 +10,7 @@ func lbeta(a, b float64) float64 {
 	return la + lb - lab
 }
 
-// RegIncBeta returns the regularized incomplete beta function
+// regIncBeta returns the regularized incomplete beta function
 //
 //	I_x(a, b) = (1/B(a, b)) ∫_0^x t^(a−1) (1−t)^(b−1) dt,  a, b > 0, 0 ≤ x ≤ 1.
 //
@@ -30,7 +30,7 @@ func lbeta(a, b float64) float64 {
 // 10^3; beyond that the error grows with the cancellation in log B(a, b),
 // roughly as 1e-16 · (a+b) · log(a+b). It returns NaN for invalid
 // arguments.
-func RegIncBeta(a, b, x float64) float64 {
+func regIncBeta(a, b, x float64) float64 {
 	switch {
 	case !(a > 0) || !(b > 0) || math.IsInf(a, 0) || math.IsInf(b, 0) || !(x >= 0 && x <= 1):
 		return math.NaN()
@@ -97,14 +97,14 @@ func betaCF(a, b, x float64) float64 {
 	return h
 }
 
-// BetaQuantile returns the x in [0, 1] with RegIncBeta(a, b, x) = p: the
+// betaQuantile returns the x in [0, 1] with RegIncBeta(a, b, x) = p: the
 // p-quantile of the Beta(a, b) distribution. It starts from the initial
 // approximation of Numerical Recipes (3rd ed., §6.14, invbetai; Abramowitz
 // and Stegun 26.5.22 for a, b ≥ 1) and takes Newton steps on
 // I_x(a, b) − p, falling back to bisection whenever a step would leave the
 // bracket known to hold the root, so it always converges. It returns NaN
 // for invalid arguments.
-func BetaQuantile(p, a, b float64) float64 {
+func betaQuantile(p, a, b float64) float64 {
 	switch {
 	case !(a > 0) || !(b > 0) || math.IsInf(a, 0) || math.IsInf(b, 0) || !(p >= 0 && p <= 1):
 		return math.NaN()
@@ -117,7 +117,7 @@ func BetaQuantile(p, a, b float64) float64 {
 	x := betaGuess(p, a, b)
 	lo, hi := 0.0, 1.0
 	for range 300 {
-		f := RegIncBeta(a, b, x) - p
+		f := regIncBeta(a, b, x) - p
 		if f == 0 {
 			return x
 		}

@@ -109,7 +109,7 @@ func TestPairedBootstrapMatchesNormalTheory(t *testing.T) {
 	if math.Abs(r.Lo-wantLo) > 0.1*se || math.Abs(r.Hi-wantHi) > 0.1*se {
 		t.Errorf("interval [%v, %v], normal theory [%v, %v]", r.Lo, r.Hi, wantLo, wantHi)
 	}
-	wantP := 2 * NormalCDF(-math.Abs(mean)/se)
+	wantP := 2 * normalCDF(-math.Abs(mean)/se)
 	if math.Abs(r.P-wantP) > 0.02 {
 		t.Errorf("p = %v, normal theory %v", r.P, wantP)
 	}

@@ -88,7 +88,7 @@ func ClusteredMean(values []float64, clusters []string, level float64) (Clustere
 	if n >= 2 {
 		res.NaiveSE = math.Sqrt(ss / (nf - 1) / nf)
 	}
-	t := TQuantile(1-(1-level)/2, float64(g-1))
+	t := tQuantile(1-(1-level)/2, float64(g-1))
 	res.Lo, res.Hi = mean-t*res.SE, mean+t*res.SE
 	return res, nil
 }

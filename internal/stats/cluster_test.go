@@ -72,7 +72,7 @@ func TestClusteredSingletonsIsNaive(t *testing.T) {
 	if !near(r.SE, r.NaiveSE, 1e-14) || r.DF != 6 {
 		t.Errorf("SE %v, naive %v, df %d", r.SE, r.NaiveSE, r.DF)
 	}
-	if want := r.Mean + TQuantile(0.95, 6)*r.NaiveSE; !near(r.Hi, want, 1e-14) {
+	if want := r.Mean + tQuantile(0.95, 6)*r.NaiveSE; !near(r.Hi, want, 1e-14) {
 		t.Errorf("Hi = %v, want the t interval's %v", r.Hi, want)
 	}
 }

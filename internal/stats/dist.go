@@ -6,13 +6,13 @@ import "math"
 // Φ⁻¹(0.975).
 const Z95 = 1.959963984540054
 
-// NormalCDF returns Φ(x), the standard normal distribution function,
+// normalCDF returns Φ(x), the standard normal distribution function,
 // as erfc(−x/√2)/2.
-func NormalCDF(x float64) float64 {
+func normalCDF(x float64) float64 {
 	return 0.5 * math.Erfc(-x/math.Sqrt2)
 }
 
-// NormalQuantile returns Φ⁻¹(p), the p-quantile of the standard normal
+// normalQuantile returns Φ⁻¹(p), the p-quantile of the standard normal
 // distribution. It starts from −√2 · erf⁻¹(1 − 2p) (math.Erfinv, Wichura
 // 1988, algorithm AS 241), which loses relative precision in the far lower
 // tail because 1 − 2p is rounded, and polishes it with two Halley steps on
@@ -20,7 +20,7 @@ func NormalCDF(x float64) float64 {
 // there (the refinement of Acklam's algorithm). The upper half is
 // −Φ⁻¹(1 − p), 1 − p being exact for p ≥ 1/2. It returns ±Inf at p = 1
 // and 0, and NaN outside [0, 1].
-func NormalQuantile(p float64) float64 {
+func normalQuantile(p float64) float64 {
 	switch {
 	case !(p >= 0 && p <= 1):
 		return math.NaN()
@@ -29,27 +29,27 @@ func NormalQuantile(p float64) float64 {
 	case p == 1:
 		return math.Inf(1)
 	case p > 0.5:
-		return -NormalQuantile(1 - p)
+		return -normalQuantile(1 - p)
 	case p == 0.5:
 		return 0
 	}
 	x := -math.Sqrt2 * math.Erfinv(1-2*p)
 	for range 2 {
-		e := NormalCDF(x) - p
+		e := normalCDF(x) - p
 		u := e * math.Sqrt(2*math.Pi) * math.Exp(x*x/2)
 		x -= u / (1 + x*u/2)
 	}
 	return x
 }
 
-// ZForLevel returns the normal quantile z = Φ⁻¹(1 − (1−level)/2) of a
+// zForLevel returns the normal quantile z = Φ⁻¹(1 − (1−level)/2) of a
 // two-sided interval at the given confidence level (0.95 gives Z95). It
 // returns NaN for a level outside (0, 1).
-func ZForLevel(level float64) float64 {
+func zForLevel(level float64) float64 {
 	if !(level > 0 && level < 1) {
 		return math.NaN()
 	}
-	return NormalQuantile(1 - (1-level)/2)
+	return normalQuantile(1 - (1-level)/2)
 }
 
 // TCDF returns the distribution function of Student's t with df > 0
@@ -68,18 +68,18 @@ func TCDF(t, df float64) float64 {
 		}
 		return 0
 	}
-	tail := 0.5 * RegIncBeta(df/2, 0.5, df/(df+t*t))
+	tail := 0.5 * regIncBeta(df/2, 0.5, df/(df+t*t))
 	if t >= 0 {
 		return 1 - tail
 	}
 	return tail
 }
 
-// TQuantile returns the p-quantile of Student's t with df > 0 degrees of
+// tQuantile returns the p-quantile of Student's t with df > 0 degrees of
 // freedom. For p > 1/2 it solves I_x(df/2, 1/2) = 2(1−p) with BetaQuantile
 // and returns t = √(df (1−x)/x); the distribution is symmetric about 0.
 // It returns ±Inf at p = 1 and 0, and NaN for invalid arguments.
-func TQuantile(p, df float64) float64 {
+func tQuantile(p, df float64) float64 {
 	switch {
 	case !(df > 0) || !(p >= 0 && p <= 1):
 		return math.NaN()
@@ -94,7 +94,7 @@ func TQuantile(p, df float64) float64 {
 	if p < 0.5 {
 		q = 1 - p
 	}
-	x := BetaQuantile(2*(1-q), df/2, 0.5)
+	x := betaQuantile(2*(1-q), df/2, 0.5)
 	t := math.Sqrt(df * (1 - x) / x)
 	if p < 0.5 {
 		return -t

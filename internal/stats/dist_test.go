@@ -15,20 +15,20 @@ func TestNormalQuantile(t *testing.T) {
 		{0.995, 2.5758293035489004},
 		{0.025, -1.959963984540054},
 	} {
-		if got := NormalQuantile(c.p); math.Abs(got-c.z) > 1e-14 {
+		if got := normalQuantile(c.p); math.Abs(got-c.z) > 1e-14 {
 			t.Errorf("NormalQuantile(%v) = %.17g, want %.17g", c.p, got, c.z)
 		}
 	}
 	// Round trip through NormalCDF, which uses math.Erfc, not Erfinv.
 	for _, p := range []float64{1e-10, 1e-4, 0.01, 0.3, 0.6, 0.99, 0.999999} {
-		if got := NormalCDF(NormalQuantile(p)); !near(got, p, 1e-13) {
+		if got := normalCDF(normalQuantile(p)); !near(got, p, 1e-13) {
 			t.Errorf("NormalCDF(NormalQuantile(%v)) = %.17g", p, got)
 		}
 	}
-	if ZForLevel(0.95) != NormalQuantile(0.975) || math.Abs(ZForLevel(0.95)-Z95) > 1e-15 {
-		t.Errorf("ZForLevel(0.95) = %.17g, want Z95", ZForLevel(0.95))
+	if zForLevel(0.95) != normalQuantile(0.975) || math.Abs(zForLevel(0.95)-Z95) > 1e-15 {
+		t.Errorf("ZForLevel(0.95) = %.17g, want Z95", zForLevel(0.95))
 	}
-	if !math.IsNaN(NormalQuantile(1.5)) || !math.IsNaN(ZForLevel(1)) {
+	if !math.IsNaN(normalQuantile(1.5)) || !math.IsNaN(zForLevel(1)) {
 		t.Error("invalid probabilities must give NaN")
 	}
 }
@@ -73,10 +73,10 @@ func TestTQuantile(t *testing.T) {
 			}()},
 		}
 		for _, c := range cases {
-			if got := TQuantile(p, c.df); !near(got, c.want, 1e-11) {
+			if got := tQuantile(p, c.df); !near(got, c.want, 1e-11) {
 				t.Errorf("TQuantile(%v, %v) = %.15g, want %.15g", p, c.df, got, c.want)
 			}
-			if got := TQuantile(1-p, c.df); !near(got, -c.want, 1e-10) {
+			if got := tQuantile(1-p, c.df); !near(got, -c.want, 1e-10) {
 				t.Errorf("TQuantile(%v, %v) = %.15g, want %.15g", 1-p, c.df, got, -c.want)
 			}
 		}
@@ -89,13 +89,13 @@ func TestTQuantile(t *testing.T) {
 		{0.975, 30, 2.042272456301238},
 		{0.995, 10, 3.169272672616951},
 	} {
-		if got := TQuantile(c.p, c.df); !near(got, c.want, 1e-10) {
+		if got := tQuantile(c.p, c.df); !near(got, c.want, 1e-10) {
 			t.Errorf("TQuantile(%v, %v) = %.15g, want %.15g", c.p, c.df, got, c.want)
 		}
 	}
 	// F(TQuantile(p)) = p with F integrated numerically.
 	for _, c := range []struct{ p, df float64 }{{0.975, 3}, {0.975, 7}, {0.9, 12}, {0.995, 40}, {0.8, 2.5}} {
-		x := TQuantile(c.p, c.df)
+		x := tQuantile(c.p, c.df)
 		if got := simpsonTCDF(x, c.df); math.Abs(got-c.p) > 1e-10 {
 			t.Errorf("∫ density to TQuantile(%v, %v) = %.15g", c.p, c.df, got)
 		}
@@ -104,10 +104,10 @@ func TestTQuantile(t *testing.T) {
 		}
 	}
 	// Large df tends to the normal quantile.
-	if got := TQuantile(0.975, 1e7); math.Abs(got-Z95) > 1e-6 {
+	if got := tQuantile(0.975, 1e7); math.Abs(got-Z95) > 1e-6 {
 		t.Errorf("TQuantile(0.975, 1e7) = %.15g, want about Z95", got)
 	}
-	if TQuantile(0.5, 3) != 0 || !math.IsInf(TQuantile(1, 3), 1) || !math.IsNaN(TQuantile(0.9, 0)) {
+	if tQuantile(0.5, 3) != 0 || !math.IsInf(tQuantile(1, 3), 1) || !math.IsNaN(tQuantile(0.9, 0)) {
 		t.Error("TQuantile edges")
 	}
 }

@@ -93,8 +93,8 @@ func (p Plan) factor() float64 {
 // tasksFor returns the real-valued number of tasks of Connor's formula.
 func (p Plan) tasksFor(diff float64) float64 {
 	psi := p.discordance(diff)
-	za := NormalQuantile(1 - p.Alpha/2)
-	zb := NormalQuantile(p.Power)
+	za := normalQuantile(1 - p.Alpha/2)
+	zb := normalQuantile(p.Power)
 	s := za*math.Sqrt(psi) + zb*math.Sqrt(math.Max(0, psi-diff*diff))
 	return p.factor() * s * s / (diff * diff)
 }
@@ -154,7 +154,7 @@ func PairedPower(tasks int, diff float64, p Plan) (float64, error) {
 		return 0, err
 	}
 	psi := p.discordance(diff)
-	za := NormalQuantile(1 - p.Alpha/2)
+	za := normalQuantile(1 - p.Alpha/2)
 	sd1 := math.Sqrt(math.Max(0, psi-diff*diff))
 	num := math.Abs(diff)*math.Sqrt(float64(tasks)/p.factor()) - za*math.Sqrt(psi)
 	if sd1 == 0 {
@@ -163,7 +163,7 @@ func PairedPower(tasks int, diff float64, p Plan) (float64, error) {
 		}
 		return 0, nil
 	}
-	return NormalCDF(num / sd1), nil
+	return normalCDF(num / sd1), nil
 }
 
 // MinDetectableDiff returns the smallest improvement Δ > 0 over the
@@ -270,5 +270,5 @@ func binomLower(r, m int, q float64) float64 {
 	case q >= 1:
 		return 0
 	}
-	return RegIncBeta(float64(m-r), float64(r+1), 1-q)
+	return regIncBeta(float64(m-r), float64(r+1), 1-q)
 }

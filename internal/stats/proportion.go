@@ -54,7 +54,7 @@ func Wilson95(k, n int) (lo, hi float64) {
 //	hi = B⁻¹(1−α/2; k+1, n−k)    (1 when k = n)
 //
 // where B⁻¹(q; a, b) is the q-quantile of Beta(a, b), computed by
-// BetaQuantile (Clopper and Pearson 1934, "The use of confidence or
+// betaQuantile (Clopper and Pearson 1934, "The use of confidence or
 // fiducial limits illustrated in the case of the binomial", Biometrika
 // 26:404–413). Its coverage is at least the level for every p, so it is
 // wider than Wilson; R's binom.test(k, n)$conf.int gives the same
@@ -70,12 +70,12 @@ func ClopperPearson(k, n int, level float64) (lo, hi float64) {
 	kf, nf := float64(k), float64(n)
 	lo, hi = 0, 1
 	if k > 0 {
-		lo = BetaQuantile(half, kf, nf-kf+1)
+		lo = betaQuantile(half, kf, nf-kf+1)
 	}
 	if k < n {
 		// 1 − B⁻¹(α/2; n−k, k+1) = B⁻¹(1−α/2; k+1, n−k), solved in the
 		// small tail where the function has its full precision.
-		hi = 1 - BetaQuantile(half, nf-kf, kf+1)
+		hi = 1 - betaQuantile(half, nf-kf, kf+1)
 	}
 	return lo, hi
 }

@@ -17,6 +17,7 @@ import (
 //
 //	<dir>/tasks/<id>.yaml                 task specs
 //	<dir>/web/                            fixture archive (hermetic web)
+//	<dir>/uploads/                        files tasks may upload
 //	<dir>/transcripts/<server>/<id>.jsonl recorded tool calls
 //	<dir>/screenshot-classes/<class>/     example PNGs per class
 //	<dir>/baseline.json                   the pass gate
@@ -31,6 +32,11 @@ func (s *Suite) TasksDir() string   { return filepath.Join(s.Dir, "tasks") }
 func (s *Suite) WebDir() string     { return filepath.Join(s.Dir, "web") }
 func (s *Suite) ClassesDir() string { return filepath.Join(s.Dir, "screenshot-classes") }
 func (s *Suite) ReportsDir() string { return filepath.Join(s.Dir, "reports") }
+
+// UploadsDir is the folder of files a task may upload into a page (the
+// built-in upload_file tool's files, a peer's file chooser); it may be
+// missing when no task uploads anything.
+func (s *Suite) UploadsDir() string { return filepath.Join(s.Dir, "uploads") }
 func (s *Suite) BaselineFile() string {
 	return filepath.Join(s.Dir, "baseline.json")
 }

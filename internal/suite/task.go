@@ -64,13 +64,17 @@ type Step struct {
 	// ref: every server's reference driver finds the target in a snapshot
 	// it takes just before acting.
 	Target *Target `json:"target,omitempty"`
+	// To, for a drag step, is the element the dragged one is dropped on.
+	To *Target `json:"to,omitempty"`
 }
 
 // Target identifies an element on the page independently of any tool
 // server's refs.
 type Target struct {
 	// Role is link, button, field (anything typed into), select (a
-	// drop-down list) or tab (a tab of a tab widget).
+	// drop-down list), tab (a tab of a tab widget), option (an option of
+	// a listbox, such as an autocomplete's suggestions) or region (a
+	// landmark with role=region and a label, such as a drop zone).
 	Role string `json:"role"`
 	// Name is the element's accessible name (its text or label), compared
 	// after folding white space.
@@ -80,20 +84,22 @@ type Target struct {
 }
 
 // TargetRoles are the roles a Target may have.
-var TargetRoles = []string{"link", "button", "field", "select", "tab"}
+var TargetRoles = []string{"link", "button", "field", "select", "tab", "option", "region"}
 
 // TargetTools are the reference tools that act on an element, and so need
-// a target.
-var TargetTools = []string{"click", "type", "select_option"}
+// a target. A drag step also needs To, the element it drops onto; an
+// upload_file step's target is the file input (role button, named by its
+// label).
+var TargetTools = []string{"click", "type", "select_option", "drag", "upload_file"}
 
-// MaxTimeout bounds a task's timeout so a typo cannot stall a run for hours.
-const MaxTimeout = 30 * time.Minute
+// maxTimeout bounds a task's timeout so a typo cannot stall a run for hours.
+const maxTimeout = 30 * time.Minute
 
-// MinTimeout is the shortest timeout a task may have. The timeout covers
+// minTimeout is the shortest timeout a task may have. The timeout covers
 // starting the browser, the web layer and the tool server as well as the
 // agent, which together take seconds: a shorter one could only end the
 // task as a harness error before the agent's first step.
-const MinTimeout = 10 * time.Second
+const minTimeout = 10 * time.Second
 
 var idPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 
@@ -174,8 +180,8 @@ func (d *taskDecoder) timeout(n *yaml.Node) time.Duration {
 	switch {
 	case err != nil:
 		d.Add(n, "timeout", "%q is not a duration (write 90s or 2m)", s)
-	case t < MinTimeout || t > MaxTimeout:
-		d.Add(n, "timeout", "%s must be at least %s (starting the browser and the tool server alone takes seconds) and at most %s", t, MinTimeout, MaxTimeout)
+	case t < minTimeout || t > maxTimeout:
+		d.Add(n, "timeout", "%s must be at least %s (starting the browser and the tool server alone takes seconds) and at most %s", t, minTimeout, maxTimeout)
 	}
 	return t
 }
@@ -215,10 +221,18 @@ func (d *taskDecoder) reference(n *yaml.Node) []Step {
 	steps := make([]Step, 0, len(items))
 	for i, c := range items {
 		p := problem.Index("reference", i)
-		f := d.Fields(c, p, []string{"tool"}, []string{"args", "target"})
+		f := d.Fields(c, p, []string{"tool"}, []string{"args", "target", "to"})
 		s := Step{Tool: d.Text(f["tool"], p+".tool"), Args: json.RawMessage(`{}`)}
 		if t := f["target"]; t != nil {
 			s.Target = d.target(t, p+".target")
+		}
+		switch to := f["to"]; {
+		case to != nil && s.Tool != "drag":
+			d.Add(to, problem.Join(p, "to"), "only a drag step has a to (the element it drops onto), not a %s step", s.Tool)
+		case to != nil:
+			s.To = d.target(to, p+".to")
+		case s.Tool == "drag":
+			d.Add(c, problem.Join(p, "to"), "missing (a drag step names the element it drops onto by to: {role, name[, href]})")
 		}
 		if a := f["args"]; a != nil {
 			if pairs, ok := d.Pairs(a, p+".args"); ok {

@@ -220,6 +220,42 @@ func TestReferenceTargets(t *testing.T) {
 	}
 }
 
+// A drag step names the element it drops onto by to; no other step may,
+// and a drag without one is refused.
+func TestReferenceDragTo(t *testing.T) {
+	t.Parallel()
+	withSteps := func(steps string) string {
+		return strings.Replace(goodTask, "    args: {url: \"https://example.com/\"}\n", "    args: {url: \"https://example.com/\"}\n"+steps, 1)
+	}
+	task, err := ParseTask("task-99-demo.yaml", []byte(withSteps(
+		"  - tool: drag\n    target: {role: link, name: Fix login}\n    to: {role: region, name: Done}\n"+
+			"  - tool: upload_file\n    target: {role: button, name: Attachment}\n    args: {files: [notes.txt]}\n"+
+			"  - tool: click\n    target: {role: option, name: Ann <ann@example.test>}\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	drag := task.Reference[1]
+	if drag.Target == nil || drag.To == nil || *drag.To != (Target{Role: "region", Name: "Done"}) || drag.Target.Name != "Fix login" {
+		t.Errorf("drag step = %+v", drag)
+	}
+	if task.Reference[2].To != nil || task.Reference[3].Target.Role != "option" {
+		t.Errorf("steps = %+v", task.Reference[2:])
+	}
+	_, err = ParseTask("task-99-demo.yaml", []byte(withSteps(
+		"  - tool: drag\n    target: {role: link, name: Fix login}\n"+
+			"  - tool: click\n    target: {role: button, name: Save}\n    to: {role: region, name: Done}\n"+
+			"  - tool: upload_file\n    args: {files: [a.txt]}\n")))
+	for _, want := range []string{
+		`:13: reference[1].to: missing (a drag step names the element it drops onto`,
+		`:17: reference[2].to: only a drag step has a to`,
+		`reference[3].target: missing (a upload_file step`,
+	} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("problems lack %q:\n%v", want, err)
+		}
+	}
+}
+
 // The transcript digest covers what the task asks of the agent and
 // nothing else: editing the rationale, tags, timeout, budget, contract or
 // reference keeps a recording replayable; editing the instruction, start

@@ -74,7 +74,14 @@ func (s *Server) reach(ctx context.Context, t *tab, ref string, hitTest bool) (o
 	if !hitTest {
 		return obj, x, y, d, nil
 	}
-	hit, err := t.describe(ctx, obj, x, y)
+	// An element in a frame is hit-tested in its frame's viewport.
+	var ox, oy float64
+	if n, err := parseRef(ref); err == nil && n > frameRefs {
+		if ox, oy, err = t.frameOrigin(ctx, n); err != nil {
+			return "", 0, 0, d, err
+		}
+	}
+	hit, err := t.describe(ctx, obj, x-ox, y-oy)
 	if err != nil {
 		return "", 0, 0, d, err
 	}

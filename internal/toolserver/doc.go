@@ -3,10 +3,10 @@
 // `contractbench mcp` serves it over stdio.
 //
 // It connects to a running Chromium over the DevTools protocol, attaches to
-// an existing tab, and offers twelve tools: navigate, read_page, find,
-// click, type, press_key, select_option, scroll, go_back, wait_for,
-// screenshot and tabs. Every reply starts with two lines, the page's url
-// and title.
+// an existing tab, and offers fourteen tools: navigate, read_page, find,
+// click, type, press_key, select_option, drag, upload_file, scroll,
+// go_back, wait_for, screenshot and tabs. Every reply starts with two
+// lines, the page's url and title.
 //
 // Replies are built to be cheap in tokens. read_page renders the page as
 // compact text (see package snapshot for the notation) within a byte
@@ -23,13 +23,18 @@
 // refs. A new document starts a new registry, and a ref the current
 // document did not issue is a tool error that says whether it is stale
 // (from a previous page) or unknown; it is never resolved to some other
-// element.
+// element. Open shadow roots are read in place; so are frames of another
+// origin that render in the page's process (the same site), each in an
+// isolated world of its own whose refs come from a range of their own
+// (e10001 on for the first): see frames.go.
 //
 // # Actions
 //
 // Clicks are real input events at the element's visible centre, after
-// scrolling it into view and checking that nothing covers it. Typing sends
-// key events. After an action the server waits for a navigation it
+// scrolling it into view and checking that nothing covers it; a drag is a
+// press, moves and a release from one element's centre to another's.
+// Typing sends key events. upload_file chooses files for a file input,
+// only from the folder Options.Uploads names. After an action the server waits for a navigation it
 // caused to load (bounded by Options.Load: a page that does load is
 // reported loaded however busy the machine is) and then for the network
 // and the DOM to go quiet (bounded by Options.Settle). A page still

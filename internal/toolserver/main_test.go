@@ -34,8 +34,11 @@ const fixtureDir = "../../benchmarks/webvoyager/web"
 // The browser sends every host name but loopback addresses to the replay
 // server of the fixture web.
 var (
-	shared   *browser.Browser
-	site     *httptest.Server
+	shared *browser.Browser
+	site   *httptest.Server
+	// payments is the same site on another port: another origin, whose
+	// frames render in the page's own process.
+	payments *httptest.Server
 	control  context.Context
 	fixtures *webreplay.Archive
 	// fixturesErr is why the fixture web could not be served; only the
@@ -81,6 +84,8 @@ func run(m *testing.M) int {
 
 	site = httptest.NewServer(testSite())
 	defer site.Close()
+	payments = httptest.NewServer(testSite())
+	defer payments.Close()
 	return m.Run()
 }
 
@@ -120,6 +125,14 @@ func testSite() http.Handler {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		fmt.Fprintf(w, "<!doctype html><title>Slow</title><h1>Slow to load</h1><img src=\"/slow.gif?%s\" alt=\"\">", r.URL.RawQuery)
 	})
+	// /checkout.html embeds payments' card form: another origin of the
+	// same site (the same host on another port), as a payment provider's
+	// frame on a shop.
+	mux.HandleFunc("/checkout.html", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, "<!doctype html><title>Checkout</title><h1>Checkout</h1><p>Total: 12.50</p>"+
+			"<iframe title=\"Card form\" src=\"%s/payform.html\" width=\"400\" height=\"160\" style=\"margin-left: 40px\"></iframe><p>After the card form.</p>", payments.URL)
+	})
 	mux.HandleFunc("/missing.html", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.WriteHeader(http.StatusNotFound)
@@ -155,7 +168,7 @@ func newEnv(t testing.TB) *env {
 	}
 	cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	srv, err := newServer(cctx, Options{BrowserURL: shared.URL()}, tab.TargetID)
+	srv, err := newServer(cctx, Options{BrowserURL: shared.URL(), Uploads: "testdata/uploads"}, tab.TargetID)
 	if err != nil {
 		t.Fatalf("newServer: %v", err)
 	}

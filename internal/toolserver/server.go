@@ -19,9 +19,9 @@ import (
 
 // Defaults for the zero values of Options.
 const (
-	DefaultSettle   = 3 * time.Second
-	DefaultLoad     = 20 * time.Second
-	DefaultMaxBytes = 12000
+	defaultSettle   = 3 * time.Second
+	defaultLoad     = 20 * time.Second
+	defaultMaxBytes = 12000
 )
 
 // Options configures a Server.
@@ -47,6 +47,10 @@ type Options struct {
 	// MaxBytes is read_page's default budget for one reply's page text.
 	// Zero means DefaultMaxBytes.
 	MaxBytes int
+	// Uploads is the folder upload_file takes files from, by name; it
+	// refuses any other file. Empty means upload_file has no files to
+	// offer.
+	Uploads string
 	// Version is reported to MCP clients as the server's version. Empty
 	// means "dev".
 	Version string
@@ -87,13 +91,13 @@ func newServer(ctx context.Context, opts Options, first target.ID) (*Server, err
 		return nil, errors.New("toolserver: Options.BrowserURL is required (the DevTools endpoint, http://127.0.0.1:PORT)")
 	}
 	if opts.Settle <= 0 {
-		opts.Settle = DefaultSettle
+		opts.Settle = defaultSettle
 	}
 	if opts.Load <= 0 {
-		opts.Load = DefaultLoad
+		opts.Load = defaultLoad
 	}
 	if opts.MaxBytes <= 0 {
-		opts.MaxBytes = DefaultMaxBytes
+		opts.MaxBytes = defaultMaxBytes
 	}
 	if opts.Version == "" {
 		opts.Version = "dev"

@@ -60,6 +60,11 @@ type tab struct {
 	// the creation events announce them.
 	worlds map[runtime.ExecutionContextID]string
 	world  *world
+	// frames are our worlds in the subframes of other origins read so
+	// far in this document (see frames.go), and frameRanges counts the
+	// ref ranges handed out to them.
+	frames      map[cdp.FrameID]*frameWorld
+	frameRanges int
 	// issued is the highest ref the current document handed out, and
 	// earlier the highest any previous document of this tab did: a ref the
 	// current document does not know but an earlier one issued is stale,
@@ -104,6 +109,7 @@ func (s *Server) attach(ctx context.Context, id target.ID) (*tab, error) {
 		responses:  make(map[cdp.LoaderID]int64),
 		netChanged: time.Now(),
 		worlds:     make(map[runtime.ExecutionContextID]string),
+		frames:     make(map[cdp.FrameID]*frameWorld),
 	}
 	// Route the session's events to t before any can arrive.
 	s.sessMu.Lock()
@@ -186,9 +192,15 @@ func (t *tab) onEvent(ev any) {
 		if t.world != nil && t.world.unique == e.ExecutionContextUniqueID {
 			t.world = nil
 		}
+		for id, fw := range t.frames {
+			if fw.world != nil && fw.world.unique == e.ExecutionContextUniqueID {
+				delete(t.frames, id)
+			}
+		}
 	case *runtime.EventExecutionContextsCleared:
 		t.world = nil
 		clear(t.worlds)
+		clear(t.frames)
 	case *network.EventRequestWillBeSent:
 		t.requestStarted(e, now)
 	case *network.EventLoadingFinished:
@@ -204,6 +216,8 @@ func (t *tab) onEvent(ev any) {
 // new one: refs issued before are stale from now on. Called with t.mu held.
 func (t *tab) frameNavigated(f *cdp.Frame, now time.Time) {
 	if f.ParentID != "" {
+		// A subframe's new document gets a new world and ref range.
+		delete(t.frames, f.ID)
 		return
 	}
 	t.frame = f.ID
@@ -215,6 +229,8 @@ func (t *tab) frameNavigated(f *cdp.Frame, now time.Time) {
 	// document's own request is covered by loading until it ends.
 	t.world = nil
 	clear(t.worlds)
+	clear(t.frames)
+	t.frameRanges = 0
 	clear(t.inflight)
 	t.netChanged = now
 	t.earlier = max(t.earlier, t.issued)

@@ -19,7 +19,7 @@ import (
 // a whole. Tool descriptions carry the rest; every byte of both is paid on
 // every model turn, so they stay short.
 const instructions = `Drives a real browser tab. Every reply starts with the page's url and title.
-read_page shows the page as text in which controls look like [Name](e12 role state); pass the ref (e12) to click, type, select_option or scroll.
+read_page shows the page as text in which controls look like [Name](e12 role state); pass the ref (e12) to click, type, select_option, drag, upload_file or scroll.
 Refs stay valid until the page navigates. Actions report what they changed.`
 
 // Tool inputs. The jsonschema tags are the field descriptions clients see.
@@ -59,8 +59,16 @@ type (
 		Selector  string `json:"selector,omitempty" jsonschema:"CSS selector of an element to wait for"`
 		TimeoutMS int    `json:"timeout_ms,omitempty" jsonschema:"how long to wait (default 5000, at most 30000)"`
 	}
+	dragInput struct {
+		Ref string `json:"ref" jsonschema:"ref of the element to drag"`
+		To  string `json:"to" jsonschema:"ref of the element to drop it on"`
+	}
+	uploadInput struct {
+		Ref   string   `json:"ref" jsonschema:"ref of a file input"`
+		Files []string `json:"files" jsonschema:"names of the files to choose, from the files this server offers (an error lists them)"`
+	}
 	tabsInput struct {
-		Action string `json:"action,omitempty" jsonschema:"list (default) or switch"`
+		Action string `json:"action,omitempty" jsonschema:"list (default) or switch (select is the same)"`
 		Index  int    `json:"index,omitempty" jsonschema:"tab number from list, for switch"`
 	}
 	noInput struct{}
@@ -81,6 +89,8 @@ func (s *Server) register() {
 	add(s, &mcp.Tool{Name: "type", Description: "Replace a text field's content by typing text into it; submit presses Enter."}, s.typeText)
 	add(s, &mcp.Tool{Name: "press_key", Description: "Press a key in the focused element."}, s.pressKey)
 	add(s, &mcp.Tool{Name: "select_option", Description: "Choose an option of a select element."}, s.selectOption)
+	add(s, &mcp.Tool{Name: "drag", Description: "Drag an element onto another with the mouse (press, move, release) and report what changed."}, s.drag)
+	add(s, &mcp.Tool{Name: "upload_file", Description: "Choose files for a file input, by name from the files this server offers."}, s.uploadFile)
 	add(s, &mcp.Tool{Name: "scroll", Description: "Scroll the page one screen in a direction, or bring an element into view."}, s.scroll)
 	add(s, &mcp.Tool{Name: "go_back", Description: "Go back to the previous page of the current tab."}, s.goBack)
 	add(s, &mcp.Tool{Name: "wait_for", Description: "Wait until the page shows some text or an element matching a CSS selector.", Annotations: readOnly}, s.waitFor)
@@ -311,7 +321,7 @@ func (s *Server) tabsTool(ctx context.Context, t *tab, in tabsInput) (reply, err
 			b.WriteByte('\n')
 		}
 		return reply{text: b.String()}, nil
-	case "switch":
+	case "switch", "select":
 		if in.Index < 1 || in.Index > len(list) {
 			return reply{}, fmt.Errorf("index must be a tab number from 1 to %d (tabs with action=list shows them), not %d", len(list), in.Index)
 		}

@@ -32,7 +32,7 @@ func TestToolList(t *testing.T) {
 		}
 	}
 	slices.Sort(names)
-	want := []string{"click", "find", "go_back", "navigate", "press_key", "read_page", "screenshot", "scroll", "select_option", "tabs", "type", "wait_for"}
+	want := []string{"click", "drag", "find", "go_back", "navigate", "press_key", "read_page", "screenshot", "scroll", "select_option", "tabs", "type", "upload_file", "wait_for"}
 	if !slices.Equal(names, want) {
 		t.Errorf("tools = %v, want %v", names, want)
 	}
@@ -382,6 +382,8 @@ func TestTabs(t *testing.T) {
 	got = e.ok("tabs", map[string]any{"action": "switch", "index": 2})
 	wantContains(t, "switch", got, "url: "+site.URL+"/booked.html?name=Tab\n", "switched to tab 2")
 	wantContains(t, "read_page on the new tab", e.ok("read_page", nil), "title: Booked\n", "Welcome, Tab.")
+	wantContains(t, "select is switch", e.ok("tabs", map[string]any{"action": "select", "index": 1}), "/actions.html\n", "switched to tab 1")
+	e.ok("tabs", map[string]any{"action": "switch", "index": 2})
 	got = body(e.ok("tabs", nil))
 	if !regexp.MustCompile(`^1: http://127\.0\.0\.1:\d+/actions\.html Actions\n2: http://127\.0\.0\.1:\d+/booked\.html\?name=Tab Booked \(current\)$`).MatchString(got) {
 		t.Errorf("tabs list:\n%s", got)

@@ -200,6 +200,7 @@ func (t *tab) snapshot(ctx context.Context) (*snapshot.Page, error) {
 	if err != nil {
 		return nil, err
 	}
+	t.expandFrames(ctx, p, nil, 0)
 	t.mu.Lock()
 	if t.doc == before.doc {
 		t.issued = max(t.issued, p.Issued)
@@ -246,6 +247,9 @@ func (t *tab) element(ctx context.Context, ref string) (runtime.RemoteObjectID, 
 	n, err := parseRef(ref)
 	if err != nil {
 		return "", err
+	}
+	if n > frameRefs {
+		return t.frameElement(ctx, n)
 	}
 	obj, err := t.callWorld(ctx, resolveJS, false, []any{n})
 	if err != nil {

@@ -13,7 +13,7 @@ import (
 	"unicode/utf8"
 )
 
-// CanonicalJSON returns v re-encoded so that two documents with the same
+// canonicalJSON returns v re-encoded so that two documents with the same
 // meaning have the same bytes: object keys sorted (by UTF-16 code units, as
 // RFC 8785 orders them), no white space between tokens, strings escaped
 // minimally, and numbers kept exactly as written.
@@ -22,7 +22,7 @@ import (
 // may well treat them differently, and a digest must not call two different
 // argument lists equal. Duplicate object keys are an error: decoders disagree
 // on which one wins, so such a document has no single meaning to digest.
-func CanonicalJSON(v json.RawMessage) ([]byte, error) {
+func canonicalJSON(v json.RawMessage) ([]byte, error) {
 	if len(bytes.TrimSpace(v)) == 0 {
 		return nil, errors.New("canonical JSON: empty input")
 	}
@@ -48,7 +48,7 @@ func ArgsDigest(args json.RawMessage) (string, error) {
 	if len(bytes.TrimSpace(args)) == 0 {
 		args = json.RawMessage("{}")
 	}
-	c, err := CanonicalJSON(args)
+	c, err := canonicalJSON(args)
 	if err != nil {
 		return "", err
 	}
@@ -60,7 +60,7 @@ func ArgsDigest(args json.RawMessage) (string, error) {
 // CanonicalJSON(spec): the task_digest a header carries, computed from the
 // task spec converted to JSON.
 func TaskDigest(spec json.RawMessage) (string, error) {
-	c, err := CanonicalJSON(spec)
+	c, err := canonicalJSON(spec)
 	if err != nil {
 		return "", fmt.Errorf("task digest: %w", err)
 	}

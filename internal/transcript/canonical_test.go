@@ -41,7 +41,7 @@ func TestCanonicalJSON(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := CanonicalJSON(json.RawMessage(tt.in))
+			got, err := canonicalJSON(json.RawMessage(tt.in))
 			if err != nil {
 				t.Fatalf("CanonicalJSON(%s): unexpected error %v", tt.in, err)
 			}
@@ -71,7 +71,7 @@ func TestCanonicalJSONRejects(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := CanonicalJSON(json.RawMessage(tt.in))
+			got, err := canonicalJSON(json.RawMessage(tt.in))
 			if err == nil {
 				t.Fatalf("CanonicalJSON(%q) = %s, want an error containing %q", tt.in, got, tt.wantErr)
 			}
@@ -145,11 +145,11 @@ func FuzzCanonicalJSON(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
-		c1, err := CanonicalJSON(in)
+		c1, err := canonicalJSON(in)
 		if err != nil {
 			return
 		}
-		c2, err := CanonicalJSON(c1)
+		c2, err := canonicalJSON(c1)
 		if err != nil {
 			t.Fatalf("canonical form %s does not re-canonicalize: %v", c1, err)
 		}

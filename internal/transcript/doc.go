@@ -9,7 +9,13 @@
 //	{"type":"final","answer":"Example Domain"}
 //
 // The header comes first and only once; calls follow with seq counting 1, 2,
-// 3, …; the final line, when present, is last. A transcript without a final
+// 3, …; the final line, when present, is last. A transcript recorded from a
+// model's run also gives each call line and the final line a think_ms: the
+// time from the request of the turn to the model's reply (on a turn's
+// first call; its other calls say 0), which a paced replay can wait
+// (run --pace recorded). Reference transcripts, outside agents' and those
+// recorded before think times were kept have none; think_ms never enters
+// a digest. A transcript without a final
 // line is well formed (the recorded run ended on a budget cap or a timeout);
 // replaying it is drift, which the replay provider reports.
 //

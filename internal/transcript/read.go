@@ -7,15 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 )
 
-// MaxLineBytes bounds one transcript line. Tool arguments are small (a URL,
+// maxLineBytes bounds one transcript line. Tool arguments are small (a URL,
 // a selector, a short script); a longer line is far more likely a corrupted
 // file than a real call.
-const MaxLineBytes = 8 << 20
+const maxLineBytes = 8 << 20
 
 // The JSON shapes of the three line types. Required numbers are pointers so
 // that a missing field is told apart from a zero.
@@ -38,21 +37,35 @@ type callLine struct {
 	ArgsDigest    string          `json:"args_digest_sha256"`
 	ResponseKind  string          `json:"response_kind"`
 	ResponseBytes *int            `json:"response_bytes"`
+	ThinkMS       *int64          `json:"think_ms,omitempty"`
 }
 
 type finalLine struct {
-	Type   string  `json:"type"`
-	Answer *string `json:"answer"`
+	Type    string  `json:"type"`
+	Answer  *string `json:"answer"`
+	ThinkMS *int64  `json:"think_ms,omitempty"`
 }
 
-// ReadFile reads and checks the transcript at path; errors name the path.
-func ReadFile(path string) (*Transcript, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("transcript: %w", err)
+// thinkOf returns the think time a line's think_ms gives (nil without
+// one), refusing a negative one.
+func thinkOf(ms *int64) (*time.Duration, error) {
+	if ms == nil {
+		return nil, nil
 	}
-	defer f.Close()
-	return Read(f, path)
+	if *ms < 0 {
+		return nil, fmt.Errorf("think_ms %d is negative", *ms)
+	}
+	d := time.Duration(*ms) * time.Millisecond
+	return &d, nil
+}
+
+// thinkMS is the think_ms of a line for think time d (nil for none).
+func thinkMS(d *time.Duration) *int64 {
+	if d == nil {
+		return nil
+	}
+	ms := d.Milliseconds()
+	return &ms
 }
 
 // Read parses a transcript and checks that it is well formed. name is used
@@ -61,7 +74,7 @@ func ReadFile(path string) (*Transcript, error) {
 // malformed (see VerifyDigests and the package doc).
 func Read(r io.Reader, name string) (*Transcript, error) {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), MaxLineBytes)
+	sc.Buffer(make([]byte, 0, 64<<10), maxLineBytes)
 	var (
 		t          Transcript
 		haveHeader bool
@@ -75,7 +88,7 @@ func Read(r io.Reader, name string) (*Transcript, error) {
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
-			return nil, &ParseError{Name: name, Line: line + 1, Msg: fmt.Sprintf("line longer than %d bytes", MaxLineBytes)}
+			return nil, &ParseError{Name: name, Line: line + 1, Msg: fmt.Sprintf("line longer than %d bytes", maxLineBytes)}
 		}
 		return nil, fmt.Errorf("transcript %s: %w", name, err)
 	}
@@ -125,7 +138,11 @@ func readLine(t *Transcript, haveHeader *bool, b []byte) error {
 		if fl.Answer == nil {
 			return errors.New("final: answer is missing")
 		}
-		t.Final = &Final{Answer: *fl.Answer}
+		think, err := thinkOf(fl.ThinkMS)
+		if err != nil {
+			return fmt.Errorf("final: %w", err)
+		}
+		t.Final = &Final{Answer: *fl.Answer, Think: think}
 	default:
 		return fmt.Errorf("unknown line type %q, want header, call or final", kind)
 	}
@@ -143,7 +160,7 @@ func lineType(b []byte) (string, error) {
 	}
 	// Duplicate keys would let two readers see two different lines; the
 	// canonical encoder refuses them.
-	if _, err := CanonicalJSON(b); err != nil {
+	if _, err := canonicalJSON(b); err != nil {
 		return "", err
 	}
 	var probe struct {
@@ -163,8 +180,8 @@ func parseHeader(b []byte) (Header, error) {
 	if err := decodeStrict(b, &hl); err != nil {
 		return Header{}, fmt.Errorf("header: %w", err)
 	}
-	if hl.Schema != Schema {
-		return Header{}, fmt.Errorf("header: schema %q, want %q", hl.Schema, Schema)
+	if hl.Schema != transcriptSchema {
+		return Header{}, fmt.Errorf("header: schema %q, want %q", hl.Schema, transcriptSchema)
 	}
 	h := Header{
 		Task:       hl.Task,
@@ -197,6 +214,10 @@ func parseCall(b []byte, want int) (Call, error) {
 	case cl.ResponseBytes == nil:
 		return Call{}, errors.New("call: response_bytes is missing")
 	}
+	think, err := thinkOf(cl.ThinkMS)
+	if err != nil {
+		return Call{}, fmt.Errorf("call: %w", err)
+	}
 	c := Call{
 		Seq:           *cl.Seq,
 		Tool:          cl.Tool,
@@ -204,6 +225,7 @@ func parseCall(b []byte, want int) (Call, error) {
 		ArgsDigest:    cl.ArgsDigest,
 		ResponseKind:  ResponseKind(cl.ResponseKind),
 		ResponseBytes: *cl.ResponseBytes,
+		Think:         think,
 	}
 	if err := checkCall(c, want); err != nil {
 		return Call{}, err

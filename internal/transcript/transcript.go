@@ -9,9 +9,9 @@ import (
 	"time"
 )
 
-// Schema is the format version every header carries. A reader meeting any
+// transcriptSchema is the format version every header carries. A reader meeting any
 // other value refuses the file rather than guessing at its meaning.
-const Schema = "contractbench.transcript/v1"
+const transcriptSchema = "contractbench.transcript/v1"
 
 // RecordedByReference marks a transcript written from a task's scripted
 // reference solution rather than from a model's run.
@@ -64,11 +64,33 @@ type Call struct {
 	ArgsDigest    string
 	ResponseKind  ResponseKind
 	ResponseBytes int
+	// Think is the model's think time before the call: from the request
+	// of the turn that asked for it to the model's reply, retries
+	// included. A turn that asked for several calls records its time on
+	// the first and zero on the others. Nil when the transcript records
+	// no think times: a reference solution, an outside agent, or a model's
+	// run recorded before think times were kept (line field think_ms).
+	Think *time.Duration
 }
 
 // Final is the agent's final answer, the last line of a finished transcript.
 type Final struct {
 	Answer string
+	// Think is the model's think time before the answer, as Call.Think.
+	Think *time.Duration
+}
+
+// HasThinkTimes reports whether t records the think time of every turn:
+// of every call and of the final answer (when it has one). Only
+// transcripts recorded from a model's run since think times were kept
+// do; a replay can wait them (run --pace recorded).
+func HasThinkTimes(t *Transcript) bool {
+	for _, c := range t.Calls {
+		if c.Think == nil {
+			return false
+		}
+	}
+	return t.Final == nil || t.Final.Think != nil
 }
 
 // Transcript is one parsed transcript file. Final is nil when the recorded
@@ -117,21 +139,6 @@ func VerifyDigests(t *Transcript) error {
 		if got != c.ArgsDigest {
 			return &DigestMismatchError{Seq: c.Seq, Recorded: c.ArgsDigest, Computed: got}
 		}
-	}
-	return nil
-}
-
-// Rehash sets every call's ArgsDigest to the digest of its Args. It exists
-// for deliberate hand edits of a transcript (for example a test that plants a
-// wrong URL): after Rehash the edit is part of the recording rather than
-// drift.
-func Rehash(t *Transcript) error {
-	for i := range t.Calls {
-		d, err := ArgsDigest(t.Calls[i].Args)
-		if err != nil {
-			return fmt.Errorf("seq %d: args: %w", t.Calls[i].Seq, err)
-		}
-		t.Calls[i].ArgsDigest = d
 	}
 	return nil
 }
@@ -191,8 +198,10 @@ func checkCall(c Call, want int) error {
 		return fmt.Errorf("call: response_kind %q, want %q or %q", c.ResponseKind, ResponseOK, ResponseError)
 	case c.ResponseBytes < 0:
 		return fmt.Errorf("call: response_bytes %d is negative", c.ResponseBytes)
+	case c.Think != nil && *c.Think < 0:
+		return fmt.Errorf("call: think_ms %d is negative", c.Think.Milliseconds())
 	}
-	if _, err := CanonicalJSON(c.Args); err != nil {
+	if _, err := canonicalJSON(c.Args); err != nil {
 		return fmt.Errorf("call: args: %w", err)
 	}
 	return nil

@@ -68,9 +68,9 @@ func TestRecorderRoundTrip(t *testing.T) {
 	if err := rec.WriteFile(path); err != nil {
 		t.Fatalf("WriteFile: %v", err)
 	}
-	got, err := ReadFile(path)
+	got, err := readFile(path)
 	if err != nil {
-		t.Fatalf("ReadFile: %v", err)
+		t.Fatalf("readFile: %v", err)
 	}
 	if err := VerifyDigests(got); err != nil {
 		t.Errorf("VerifyDigests on a recorded transcript: %v", err)
@@ -132,13 +132,13 @@ func TestWriteFileReplacesAtomically(t *testing.T) {
 		t.Errorf("a refused write changed the file to %q", b)
 	}
 
-	if err := Rehash(bad); err != nil {
+	if err := rehash(bad); err != nil {
 		t.Fatal(err)
 	}
 	if err := WriteFile(path, bad); err != nil {
 		t.Fatalf("WriteFile after Rehash: %v", err)
 	}
-	got, err := ReadFile(path)
+	got, err := readFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,7 +232,7 @@ func TestReadMalformed(t *testing.T) {
 		{"final answer missing", lines(headerLineText, `{"type":"final"}`), 2, "final: answer is missing"},
 		{"call after final", lines(headerLineText, finalText, call1Text), 3, "content after the final line"},
 		{"second final", lines(headerLineText, finalText, finalText), 3, "content after the final line"},
-		{"line too long", lines(headerLineText, `{"type":"final","answer":"`+strings.Repeat("x", MaxLineBytes)+`"}`), 2, "line longer than"},
+		{"line too long", lines(headerLineText, `{"type":"final","answer":"`+strings.Repeat("x", maxLineBytes)+`"}`), 2, "line longer than"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -367,7 +367,7 @@ func FuzzRead(f *testing.F) {
 			return
 		}
 		if VerifyDigests(tr) != nil {
-			if err := Rehash(tr); err != nil {
+			if err := rehash(tr); err != nil {
 				t.Fatalf("Rehash of an accepted transcript: %v", err)
 			}
 		}
@@ -387,4 +387,28 @@ func FuzzRead(f *testing.F) {
 			t.Fatalf("write is not stable:\n%s\n%s", first.Bytes(), second.Bytes())
 		}
 	})
+}
+
+// readFile reads and checks the transcript at path (transcripttest.ReadFile,
+// which this package's own tests cannot import).
+func readFile(path string) (*Transcript, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return Read(f, path)
+}
+
+// rehash sets every call's digest to that of its args
+// (transcripttest.Rehash).
+func rehash(t *Transcript) error {
+	for i := range t.Calls {
+		d, err := ArgsDigest(t.Calls[i].Args)
+		if err != nil {
+			return err
+		}
+		t.Calls[i].ArgsDigest = d
+	}
+	return nil
 }

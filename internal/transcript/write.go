@@ -37,7 +37,7 @@ func Write(w io.Writer, t *Transcript) error {
 	}
 	if err := enc.Encode(headerLine{
 		Type:       "header",
-		Schema:     Schema,
+		Schema:     transcriptSchema,
 		Task:       t.Header.Task,
 		TaskDigest: t.Header.TaskDigest,
 		Server:     t.Header.Server,
@@ -48,7 +48,7 @@ func Write(w io.Writer, t *Transcript) error {
 		return fmt.Errorf("write transcript: header: %w", err)
 	}
 	for _, c := range t.Calls {
-		args, err := CanonicalJSON(c.Args)
+		args, err := canonicalJSON(c.Args)
 		if err != nil {
 			return fmt.Errorf("write transcript: seq %d: args: %w", c.Seq, err)
 		}
@@ -61,13 +61,14 @@ func Write(w io.Writer, t *Transcript) error {
 			ArgsDigest:    c.ArgsDigest,
 			ResponseKind:  string(c.ResponseKind),
 			ResponseBytes: &n,
+			ThinkMS:       thinkMS(c.Think),
 		}); err != nil {
 			return fmt.Errorf("write transcript: seq %d: %w", c.Seq, err)
 		}
 	}
 	if t.Final != nil {
 		answer := t.Final.Answer
-		if err := enc.Encode(finalLine{Type: "final", Answer: &answer}); err != nil {
+		if err := enc.Encode(finalLine{Type: "final", Answer: &answer, ThinkMS: thinkMS(t.Final.Think)}); err != nil {
 			return fmt.Errorf("write transcript: final: %w", err)
 		}
 	}

@@ -158,7 +158,7 @@ func (a *Archive) Lookup(method, host, path, rawQuery string) (*Response, bool) 
 	if head {
 		method = http.MethodGet
 	}
-	key := entryKey{method: method, path: matchPath(path), query: CanonicalQuery(rawQuery)}
+	key := entryKey{method: method, path: matchPath(path), query: canonicalQuery(rawQuery)}
 
 	a.mu.RLock()
 	entries := a.hosts[strings.ToLower(host)]

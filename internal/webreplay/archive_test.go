@@ -23,7 +23,7 @@ func TestCanonicalQuery(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			if got := CanonicalQuery(tt.raw); got != tt.want {
+			if got := canonicalQuery(tt.raw); got != tt.want {
 				t.Errorf("CanonicalQuery(%q) = %q, want %q", tt.raw, got, tt.want)
 			}
 		})

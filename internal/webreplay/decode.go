@@ -74,7 +74,7 @@ func readManifest(root *os.Root, ps *problem.List) (string, bool) {
 	defer func() { *ps = append(*ps, d.Result()...) }()
 	data, err := root.ReadFile(manifestFile)
 	if errors.Is(err, fs.ErrNotExist) {
-		d.Add(nil, "", "missing; an archive folder starts with archive.yaml holding format_version: %d", FormatVersion)
+		d.Add(nil, "", "missing; an archive folder starts with archive.yaml holding format_version: %d", formatVersion)
 		return "", false
 	}
 	if err != nil {
@@ -96,8 +96,8 @@ func readManifest(root *os.Root, ps *problem.List) (string, bool) {
 	switch {
 	case !haveVersion:
 		return "", false
-	case version != FormatVersion:
-		d.Add(v, "format_version", "%d is not supported; this build reads format version %d", version, FormatVersion)
+	case version != formatVersion:
+		d.Add(v, "format_version", "%d is not supported; this build reads format version %d", version, formatVersion)
 		return "", false
 	}
 	return desc, true

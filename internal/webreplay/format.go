@@ -10,10 +10,10 @@ import (
 	"strings"
 )
 
-// FormatVersion is the archive format this package reads and writes. It is
+// formatVersion is the archive format this package reads and writes. It is
 // stored in archive.yaml so that a future change of layout is detected
 // instead of misread.
-const FormatVersion = 1
+const formatVersion = 1
 
 // wildcardQuery is the index.yaml query that matches any query string.
 const wildcardQuery = "*"
@@ -25,13 +25,13 @@ var methods = []string{
 	http.MethodDelete, http.MethodOptions,
 }
 
-// CanonicalQuery returns the form of a raw query string that index.yaml
+// canonicalQuery returns the form of a raw query string that index.yaml
 // stores and Lookup compares: parameters sorted by key, then value, each
 // query-escaped, joined with "&". Two queries a browser could send for the
 // same parameters ("b=2&a=1", "a=1&b=2", "a=%31&b=2") therefore match one
 // entry. A query that does not parse (a bad escape, a semicolon) is returned
 // unchanged, so it can still be recorded and matched byte for byte.
-func CanonicalQuery(raw string) string {
+func canonicalQuery(raw string) string {
 	if raw == "" {
 		return ""
 	}
@@ -164,8 +164,8 @@ func checkEntry(e Entry, hasBody bool) []issue {
 	case q == "" || q == wildcardQuery:
 	case strings.HasPrefix(q, "?"):
 		add("query", "%q starts with \"?\"; drop it", q)
-	case CanonicalQuery(q) != q:
-		add("query", "%q is not canonical; write %q", q, CanonicalQuery(q))
+	case canonicalQuery(q) != q:
+		add("query", "%q is not canonical; write %q", q, canonicalQuery(q))
 	}
 
 	switch {

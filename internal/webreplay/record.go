@@ -132,7 +132,7 @@ func (rec *Recorder) fetch(r *http.Request) (*Response, error) {
 	e := Entry{
 		Method: method,
 		Path:   r.URL.EscapedPath(),
-		Query:  CanonicalQuery(r.URL.RawQuery),
+		Query:  canonicalQuery(r.URL.RawQuery),
 		Status: up.StatusCode,
 		Header: make(map[string]string),
 	}

@@ -143,7 +143,7 @@ func writeTree(staged, desc string, hosts []string, recs [][]*record) error {
 	}
 	defer root.Close()
 
-	manifest, err := encodeYAML(manifestYAML{FormatVersion: FormatVersion, Description: desc})
+	manifest, err := encodeYAML(manifestYAML{FormatVersion: formatVersion, Description: desc})
 	if err != nil {
 		return fmt.Errorf("%s: %w", manifestFile, err)
 	}

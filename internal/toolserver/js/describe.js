@@ -7,7 +7,7 @@
 function (x, y) {
   const ts = globalThis.__ts;
   const el = this;
-  const role = ts.role(el, getComputedStyle(el)) || el.localName;
+  const role = ts.role(el, getComputedStyle(el)) || (ts.region(el) ? 'region' : el.localName);
   const c = ts.control(el, role);
   c.visible = ts.visible(el);
   c.covered = '';

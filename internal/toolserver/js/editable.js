@@ -26,7 +26,10 @@ function () {
   } else {
     return { error: 'it is a ' + (el.getAttribute('role') || tag) + ', not a text field (input, textarea or contenteditable)' };
   }
-  if (el.ownerDocument.activeElement !== el && !el.contains(el.ownerDocument.activeElement)) {
+  // In a shadow tree the document's active element is the host; the
+  // tree's own is the element.
+  const active = el.getRootNode().activeElement;
+  if (active !== el && !el.contains(active)) {
     return { error: 'it did not take the focus' };
   }
   return { length };

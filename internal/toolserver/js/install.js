@@ -55,10 +55,27 @@
 
     // lookup returns the element of ref r, or a string saying why not.
     lookup(r) {
-      if (!Number.isInteger(r) || r < 1 || r >= nextRef) return 'unknown';
+      if (!Number.isInteger(r) || r < 1 || r >= nextRef || !byRef.has(r)) return 'unknown';
       const el = byRef.get(r)?.deref();
       if (!el || !el.isConnected) return 'removed';
       return el;
+    },
+
+    // frames are the iframes of other origins the last snapshot met, in
+    // reading order (see snapshot.js).
+    frames: [],
+
+    // frameAt returns the iframe element of frames[i], or null.
+    frameAt(i) {
+      return ts.frames[i] || null;
+    },
+
+    // startAt makes the refs of this document start after base: the
+    // document of an iframe gets a range of its own, so one ref never
+    // names two elements of the tab. Only before the first ref.
+    startAt(base) {
+      if (nextRef === 1) nextRef = base + 1;
+      return nextRef - 1;
     },
 
     // issued is the highest ref handed out in this document.
@@ -146,6 +163,15 @@
       return '';
     },
 
+    // region reports whether el is a labelled region (role=region with
+    // aria-label or aria-labelledby): a landmark such as a drop zone,
+    // which gets a ref although it is no control, and whose content is
+    // read as usual.
+    region(el) {
+      const explicit = (el.getAttribute('role') || '').trim().split(/\s+/)[0];
+      return explicit === 'region' && (el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby'));
+    },
+
     // text returns the visible text of el's subtree, white space collapsed,
     // with image alt texts, as a screen reader would read it inline (but,
     // as hidden, with what aria-hidden hides from one).
@@ -189,7 +215,7 @@
       const ids = el.getAttribute('aria-labelledby');
       if (ids) {
         const t = ids.trim().split(/\s+/)
-          .map((id) => el.ownerDocument.getElementById(id))
+          .map((id) => (el.getRootNode().getElementById ? el.getRootNode() : el.ownerDocument).getElementById(id))
           .filter(Boolean)
           .map((e) => ts.text(e))
           .join(' ')
@@ -257,7 +283,7 @@
       // the control shows as text (a button reading "menu" named "Toggle
       // Navigation"); the words a person reads are kept too. Pictures
       // (alt texts, SVG titles) do not count: the name stands for them.
-      if (name && (el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby')) &&
+      if (name && role !== 'region' && (el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby')) &&
           tag !== 'input' && tag !== 'select' && tag !== 'textarea' && role !== 'textbox') {
         const shown = collapse(el.innerText || '').trim();
         const words = (s) => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) || [];

@@ -8,7 +8,10 @@
 // A Line is {k: kind, d: list depth, n: ordinal, t: spans} for kinds
 // "p", "h1".."h6", "li" and "pre", or {k: "tr", c: [spans per cell]} for a
 // row of a data table. Spans are strings (text, white space already
-// collapsed except in "pre") or numbers (an index into controls). Hidden
+// collapsed except in "pre") or numbers (an index into controls). An
+// iframe whose document this world cannot read (another origin) is a line
+// {k: "frame", f: n}, n indexing ts.frames, where the tool server puts the
+// frame's own lines. Hidden
 // elements (display:none, visibility:hidden, zero-size boxes; not
 // aria-hidden, which hides only from screen readers) and script, style and
 // similar are skipped. A MathML formula is one span
@@ -17,6 +20,7 @@
 // first sight.
 function () {
   const ts = globalThis.__ts;
+  ts.frames = [];
   const lines = [];
   const controls = [];
 
@@ -231,6 +235,12 @@ function () {
       return;
     }
     if (tag === 'label' && label(el)) return;
+    if (ts.region(el)) {
+      // The region's own line names it; its content follows as usual.
+      block('p', null, () => addControl(el, 'region', el));
+      block('p', null, () => walkChildren(el));
+      return;
+    }
     switch (tag) {
       case 'br':
         if (pre) addText('\n');
@@ -256,7 +266,14 @@ function () {
         } catch {
           // Another origin: its content is not ours to read.
         }
-        if (body) block('p', null, () => walkChildren(body));
+        if (body) {
+          block('p', null, () => walkChildren(body));
+        } else if (ts.visible(el)) {
+          // Another origin: the tool server reads it in a world of its
+          // own and puts its lines here.
+          flush();
+          lines.push({ k: 'frame', f: ts.frames.push(el) - 1 });
+        }
         return;
       }
       case 'details':

@@ -7,12 +7,12 @@ import (
 	"unicode/utf8"
 )
 
-// Roles lists the roles a find query may name after "role:": every control
+// targetRoles lists the roles a find query may name after "role:": every control
 // role snapshot.js reports, and "heading" for headings.
-var Roles = []string{
+var targetRoles = []string{
 	"button", "checkbox", "clickable", "combobox", "file", "heading", "link",
 	"menuitem", "menuitemcheckbox", "menuitemradio", "option", "radio",
-	"searchbox", "select", "slider", "spinbutton", "switch", "tab", "textbox",
+	"region", "searchbox", "select", "slider", "spinbutton", "switch", "tab", "textbox",
 	"treeitem",
 }
 
@@ -32,7 +32,7 @@ type Query struct {
 func ParseQuery(q string) (Query, error) {
 	q = strings.TrimSpace(q)
 	if q == "" {
-		return Query{}, fmt.Errorf("query is empty: give text to look for, or role:<role> [name] (roles: %s)", strings.Join(Roles, ", "))
+		return Query{}, fmt.Errorf("query is empty: give text to look for, or role:<role> [name] (roles: %s)", strings.Join(targetRoles, ", "))
 	}
 	rest, ok := strings.CutPrefix(q, "role:")
 	if !ok {
@@ -40,8 +40,8 @@ func ParseQuery(q string) (Query, error) {
 	}
 	role, name, _ := strings.Cut(strings.TrimSpace(rest), " ")
 	role = strings.ToLower(role)
-	if !slices.Contains(Roles, role) {
-		return Query{}, fmt.Errorf("unknown role %q: use one of %s", role, strings.Join(Roles, ", "))
+	if !slices.Contains(targetRoles, role) {
+		return Query{}, fmt.Errorf("unknown role %q: use one of %s", role, strings.Join(targetRoles, ", "))
 	}
 	return Query{Role: role, Text: strings.TrimSpace(name)}, nil
 }

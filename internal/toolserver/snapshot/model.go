@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 )
 
 // Page is one document as snapshot.js sees it: its readable lines in
@@ -21,10 +22,10 @@ type Page struct {
 
 // Line kinds. Headings are "h1" to "h6".
 const (
-	KindParagraph = "p"
-	KindItem      = "li"
-	KindRow       = "tr"
-	KindPre       = "pre"
+	kindParagraph = "p"
+	kindItem      = "li"
+	kindRow       = "tr"
+	kindPre       = "pre"
 )
 
 // Line is one block of the page.
@@ -38,6 +39,45 @@ type Line struct {
 	Spans []Span `json:"t,omitempty"`
 	// Cells is the content of a row, one span list per cell.
 	Cells [][]Span `json:"c,omitempty"`
+	// Frame, for a line of kind KindFrame, indexes the iframes of other
+	// origins the snapshot met, in reading order.
+	Frame int `json:"f,omitempty"`
+}
+
+// KindFrame marks where the content of an iframe of another origin goes.
+// The tool server reads that frame in a world of its own and replaces the
+// line with the frame's lines (Splice), or drops it (Drop).
+const KindFrame = "frame"
+
+// Splice replaces line i, a KindFrame line, with the lines of sub, whose
+// controls are appended to p's.
+func (p *Page) Splice(i int, sub *Page) {
+	offset := len(p.Controls)
+	p.Controls = append(p.Controls, sub.Controls...)
+	shift := func(spans []Span) []Span {
+		out := make([]Span, len(spans))
+		for j, s := range spans {
+			if s.IsControl {
+				s.Control += offset
+			}
+			out[j] = s
+		}
+		return out
+	}
+	lines := make([]Line, 0, len(sub.Lines))
+	for _, l := range sub.Lines {
+		l.Spans = shift(l.Spans)
+		for j, c := range l.Cells {
+			l.Cells[j] = shift(c)
+		}
+		lines = append(lines, l)
+	}
+	p.Lines = append(p.Lines[:i], append(lines, p.Lines[i+1:]...)...)
+}
+
+// Drop removes the KindFrame lines left, frames that could not be read.
+func (p *Page) Drop() {
+	p.Lines = slices.DeleteFunc(p.Lines, func(l Line) bool { return l.Kind == KindFrame })
 }
 
 // Span is a run of text or a reference to a control; exactly one of Text
@@ -78,8 +118,9 @@ func (s Span) MarshalJSON() ([]byte, error) {
 type Control struct {
 	Ref int `json:"r"`
 	// Role is "link", "button", "textbox", "checkbox", "radio", "select",
-	// "file", "slider", "clickable" (made clickable by script) or an ARIA
-	// widget role such as "tab" or "menuitem".
+	// "file", "slider", "clickable" (made clickable by script), "region" (a
+	// labelled landmark such as a drop zone, whose content follows it) or
+	// an ARIA widget role such as "tab" or "menuitem".
 	Role string `json:"role"`
 	Name string `json:"name,omitempty"`
 	// Type is the input type of a textbox when it is not plain text.

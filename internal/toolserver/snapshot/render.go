@@ -166,7 +166,7 @@ func (p *Page) render(st style) []outLine {
 	for i, l := range p.Lines {
 		w.line = i
 		switch {
-		case l.Kind == KindRow:
+		case l.Kind == kindRow:
 			w.raw("|")
 			for _, cell := range l.Cells {
 				w.raw(" ")
@@ -174,7 +174,7 @@ func (p *Page) render(st style) []outLine {
 				w.raw(" |")
 				w.plain.WriteByte(' ')
 			}
-		case l.Kind == KindItem:
+		case l.Kind == kindItem:
 			w.raw(strings.Repeat("  ", max(l.Depth-1, 0)))
 			if l.Ordinal > 0 {
 				w.raw(strconv.Itoa(l.Ordinal) + ". ")

@@ -150,7 +150,7 @@ func TestFindLimitAndWindow(t *testing.T) {
 	t.Parallel()
 	long := strings.Repeat("lorem ipsum ", 60) + "needle " + strings.Repeat("dolor sit ", 60)
 	p := &Page{
-		Lines:    []Line{{Kind: KindParagraph, Spans: []Span{{Text: long}, {Control: 0, IsControl: true}}}},
+		Lines:    []Line{{Kind: kindParagraph, Spans: []Span{{Text: long}, {Control: 0, IsControl: true}}}},
 		Controls: []Control{{Ref: 1, Role: "link", Name: "needle link"}},
 	}
 	got, total := p.Find(Query{Text: "needle"}, 10)

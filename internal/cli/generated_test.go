@@ -1,0 +1,225 @@
+package cli
+
+// The generated suite end to end: it is what its seed makes, its builtin
+// transcripts replay, its controls fail on their clause, the null agents
+// score 0 on it, and a fresh seed makes a suite whose references pass.
+// Each check takes a sample, the first instance of every template;
+// make bench-generated runs them on the whole suite
+// (docs/benchmarks/generated.md).
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"contractbench/internal/generate"
+	"contractbench/internal/generate/templates"
+	"contractbench/internal/report"
+)
+
+const generatedDir = "../../benchmarks/generated"
+
+// readManifest reads the generated.json of the suite at dir.
+func readManifest(t *testing.T, dir string) generate.Manifest {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, generate.ManifestFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m generate.Manifest
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// fullVar asks TestGenerated for the whole suite instead of a sample
+// (make bench-generated).
+const fullVar = "CONTRACTBENCH_GENERATED_FULL"
+
+// sample is the instances TestGenerated checks: the first of each
+// template, in manifest order, or with CONTRACTBENCH_GENERATED_FULL=1
+// every one.
+func sample(m generate.Manifest) []generate.ManifestInstance {
+	if os.Getenv(fullVar) == "1" {
+		return m.Instances
+	}
+	var out []generate.ManifestInstance
+	seen := map[string]bool{}
+	for _, in := range m.Instances {
+		if !seen[in.Template] {
+			seen[in.Template] = true
+			out = append(out, in)
+		}
+	}
+	return out
+}
+
+// controlsOf is the controls TestGenerated plays for instances: the first
+// of each, or with CONTRACTBENCH_GENERATED_FULL=1 every one.
+func controlsOf(instances []generate.ManifestInstance) []generate.ManifestControl {
+	var out []generate.ManifestControl
+	for _, in := range instances {
+		if os.Getenv(fullVar) == "1" {
+			out = append(out, in.Controls...)
+		} else if len(in.Controls) > 0 {
+			out = append(out, in.Controls[0])
+		}
+	}
+	return out
+}
+
+// timed runs the command args end to end and logs how long it took.
+func timed(t *testing.T, env map[string]string, args ...string) result {
+	t.Helper()
+	start := time.Now()
+	r := runE2E(t, env, args...)
+	t.Logf("%s %s: %s", args[0], strings.Join(args[1:min(len(args), 5)], " "), time.Since(start).Round(time.Second))
+	return r
+}
+
+func TestGenerated(t *testing.T) {
+	t.Parallel()
+	m := readManifest(t, generatedDir)
+	t.Run("is what its seed makes", func(t *testing.T) { testGeneratedIsCurrent(t, m) })
+	t.Run("transcripts replay", func(t *testing.T) { testGeneratedReplays(t, m) })
+	t.Run("controls fail on their clause", func(t *testing.T) { testGeneratedControls(t, m) })
+	t.Run("null agents score 0", func(t *testing.T) { testGeneratedNullAgents(t, m) })
+	t.Run("a fresh seed", testGeneratedFreshSeed)
+}
+
+// testGeneratedIsCurrent generates the committed suite's seed and count
+// again: every file generate writes must be byte for byte the committed
+// one, so the suite is what the templates make, and a changed template
+// shows up as a changed suite in the same commit.
+func testGeneratedIsCurrent(t *testing.T, m generate.Manifest) {
+	out := filepath.Join(t.TempDir(), "gen")
+	args := []string{"generate", "--seed", fmt.Sprint(m.Seed), "--count", fmt.Sprint(m.Count), "--from", sandboxDir, "--out", out}
+	if r := runE2E(t, nil, args...); r.code != exitOK {
+		t.Fatalf("%q: %v", args, r)
+	}
+	var files []string
+	for _, pattern := range []string{"tasks/*.yaml", "controls/tasks/*.yaml", "*.json", "README.md"} {
+		got, _ := filepath.Glob(filepath.Join(out, pattern))
+		want, _ := filepath.Glob(filepath.Join(generatedDir, pattern))
+		if len(got) != len(want) {
+			t.Errorf("%s: %d files generated, %d committed; run make generated", pattern, len(got), len(want))
+		}
+		for _, f := range got {
+			files = append(files, strings.TrimPrefix(f, out+"/"))
+		}
+	}
+	for _, f := range files {
+		got, _ := os.ReadFile(filepath.Join(out, f))
+		want, err := os.ReadFile(filepath.Join(generatedDir, f))
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s differs from what seed %d makes (%v); run make generated", f, m.Seed, err)
+		}
+	}
+}
+
+// testGeneratedReplays replays the builtin transcripts of the sample:
+// each passes.
+func testGeneratedReplays(t *testing.T, m generate.Manifest) {
+	out := t.TempDir()
+	args := []string{"run", "--suite", generatedDir, "-j", "2", "--out", out}
+	for _, in := range sample(m) {
+		args = append(args, "--task", in.ID)
+	}
+	if r := timed(t, nil, args...); r.code != exitOK {
+		t.Fatalf("want exit 0, got:\n%v", r)
+	}
+	for _, res := range readReport(t, out).Results {
+		if res.Outcome != report.OutcomePassed || len(res.WebMisses) > 0 {
+			t.Errorf("%s: %s (%s), misses %q; want passed", res.Task, res.Outcome, res.Reason, res.WebMisses)
+		}
+	}
+}
+
+// testGeneratedControls plays the references of the sample's controls:
+// each must fail on the clause the manifest names.
+func testGeneratedControls(t *testing.T, m generate.Manifest) {
+	want := map[string]string{}
+	out := t.TempDir()
+	args := []string{"run", "--suite", filepath.Join(generatedDir, "controls"), "--agent", "reference", "-j", "2", "--out", out}
+	for _, c := range controlsOf(sample(m)) {
+		want[c.ID] = fmt.Sprintf("postconditions[%d]", c.FailsOn)
+		args = append(args, "--task", c.ID)
+	}
+	if r := timed(t, nil, args...); r.code != exitFailed {
+		t.Fatalf("want exit %d, got:\n%v", exitFailed, r)
+	}
+	for _, res := range readReport(t, out).Results {
+		got := ""
+		if res.Failed != nil {
+			got = res.Failed.Path
+		}
+		if res.Outcome != report.OutcomeFailed || got != want[res.Task] {
+			t.Errorf("%s: %s on %q (%s); want failed on %s", res.Task, res.Outcome, got, res.Reason, want[res.Task])
+		}
+	}
+}
+
+// testGeneratedNullAgents runs the null agents on the sample (the random
+// agent, which plays thirty actions a task, on every fourth of it unless
+// the whole suite was asked for): neither may pass a task.
+func testGeneratedNullAgents(t *testing.T, m generate.Manifest) {
+	for _, agent := range []string{"noop", "random"} {
+		out := t.TempDir()
+		args := []string{"run", "--suite", generatedDir, "--agent", agent, "-j", "2", "--out", out}
+		for i, in := range sample(m) {
+			if agent == "noop" || os.Getenv(fullVar) == "1" || i%4 == 0 {
+				args = append(args, "--task", in.ID)
+			}
+		}
+		r := timed(t, nil, args...)
+		if r.code != exitFailed {
+			t.Fatalf("%s: want exit %d, got:\n%v", agent, exitFailed, r)
+		}
+		for _, res := range readReport(t, out).Results {
+			if res.Outcome != report.OutcomeFailed {
+				t.Errorf("%s on %s: %s (%s); a null agent must fail every task", agent, res.Task, res.Outcome, res.Reason)
+			}
+		}
+	}
+}
+
+// testGeneratedFreshSeed draws one instance of every template from a seed
+// other than the committed suite's, and plays the references of a sample
+// of them: a suite nobody saw before validates, and its references pass.
+func testGeneratedFreshSeed(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "fresh")
+	n := len(templates.All())
+	if r := runE2E(t, nil, "generate", "--seed", "20261126", "--count", fmt.Sprint(n), "--from", sandboxDir, "--out", dir); r.code != exitOK {
+		t.Fatalf("generate: %v", r)
+	}
+	if r := runE2E(t, nil, "validate", dir); r.code != exitOK {
+		t.Fatalf("validate: %v", r)
+	}
+	m := readManifest(t, dir)
+	out := t.TempDir()
+	args := []string{"run", "--suite", dir, "--agent", "reference", "-j", "2", "--out", out}
+	// Every fourth template's instance: a sample over every application.
+	for i, in := range m.Instances {
+		if i%4 == 0 {
+			args = append(args, "--task", in.ID)
+		}
+	}
+	if r := runE2E(t, nil, args...); r.code != exitOK {
+		t.Fatalf("want exit 0, got:\n%v", r)
+	}
+	results := readReport(t, out).Results
+	if len(results) < n/4 {
+		t.Errorf("%d results, want %d", len(results), n/4)
+	}
+	var ids []string
+	for _, res := range results {
+		ids = append(ids, res.Task)
+	}
+	t.Logf("fresh seed: %d references passed: %s", len(ids), strings.Join(ids, " "))
+}

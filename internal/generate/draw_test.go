@@ -1,0 +1,115 @@
+package generate
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"contractbench/internal/contract"
+	"contractbench/internal/suite"
+)
+
+// sample is a template over made-up parameters, for the drawing and
+// writing machinery alone: every string that YAML could misread is in it.
+var sample = Template{
+	ID: "shop-sample", App: "shop", Kind: KindChangeOne, Widgets: []Widget{WidgetToast},
+	Params: []string{"n"}, Summary: "a sample",
+	Draw: func(r *rand.Rand) Instance {
+		n := r.IntN(40)
+		contains := fmt.Sprintf("Order 'SH-%d' is \"placed\": yes # no", n)
+		return Instance{
+			Params:      map[string]string{"n": fmt.Sprint(n)},
+			Instruction: fmt.Sprintf("Order item %d: true, null, 0x1F, - a list?", n),
+			StartURL:    "https://shop.sandbox.test/",
+			Contract: contract.Postconditions{
+				Once(Post(Exact("https://shop.sandbox.test/checkout"), map[string]string{"line": fmt.Sprintf("KT-%04dx1", n), "qty": "303"})),
+				Text(".notice", contains),
+				NoWrite("stays.sandbox.test"),
+				NoDialog(),
+			},
+			Reference: []suite.Step{Navigate("https://shop.sandbox.test/"), Type("Search", "lamp", true), ClickLink("Lamp", "/product/"), Click("button", "Add to cart"), Read()},
+			Controls:  []Control{{Name: "one-step-short", Reference: []suite.Step{Read()}, FailsOn: 0}},
+		}
+	},
+}
+
+func TestDrawIsDeterministicAndDistinct(t *testing.T) {
+	a, err := Draw([]Template{sample}, 7, 12, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := Draw([]Template{sample}, 7, 12, "")
+	if !reflect.DeepEqual(instances(a), instances(b)) {
+		t.Fatal("two draws with one seed differ")
+	}
+	seen := map[string]bool{}
+	for _, d := range a {
+		if seen[paramsKey(d.Params)] {
+			t.Errorf("%s repeats parameters %v", d.ID, d.Params)
+		}
+		seen[paramsKey(d.Params)] = true
+	}
+	c, _ := Draw([]Template{sample}, 8, 12, "")
+	if reflect.DeepEqual(instances(a), instances(c)) {
+		t.Error("seeds 7 and 8 drew the same instances")
+	}
+	if _, err := Draw([]Template{sample}, 7, 41, ""); err == nil {
+		t.Error("drew 41 distinct instances from 40 possible")
+	}
+	if _, err := Draw([]Template{sample}, 7, 5, "mail-"); err == nil {
+		t.Error("drew from no template")
+	}
+}
+
+func TestWrittenSuiteReadsBack(t *testing.T) {
+	src := Source{WebDir: t.TempDir(), UploadsDir: t.TempDir()}
+	drawn, err := Draw([]Template{sample}, 1, 3, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "gen")
+	if err := WriteSuite(dir, drawn, Manifest{Seed: 1, Count: 3}, src); err != nil {
+		t.Fatal(err)
+	}
+	s, err := suite.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range drawn {
+		task, ok := s.Task(d.ID)
+		if !ok {
+			t.Fatalf("%s not in the written suite", d.ID)
+		}
+		want, _ := (&suite.Task{ID: d.ID, Instruction: d.Instruction, StartURL: d.StartURL, Timeout: Timeout, Tags: d.Tags(),
+			Postconditions: d.Contract, Reference: d.Reference, Rationale: rationale(d)}).Canonical()
+		got, _ := task.Canonical()
+		// A step with no arguments is written without them and read back
+		// with an empty mapping.
+		want = bytes.ReplaceAll(want, []byte(`"args":null`), []byte(`"args":{}`))
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s reads back as\n%s\nwant\n%s", d.ID, got, want)
+		}
+	}
+	controls, err := suite.Load(filepath.Join(dir, "controls"))
+	if err != nil || len(controls.Tasks) != 3 {
+		t.Fatalf("controls: %v, %d tasks", err, len(controls.Tasks))
+	}
+	if err := WriteSuite(dir, drawn, Manifest{}, src); err == nil {
+		t.Error("wrote over an existing suite")
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(dir)); len(entries) != 1 {
+		t.Errorf("a refused write left %d entries beside the suite", len(entries)-1)
+	}
+}
+
+func instances(ds []Drawn) []Instance {
+	out := make([]Instance, len(ds))
+	for i, d := range ds {
+		out[i] = d.Instance
+	}
+	return out
+}
