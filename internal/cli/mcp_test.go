@@ -22,8 +22,8 @@ import (
 
 // builtinTools are the tools the built-in server offers, sorted.
 var builtinTools = []string{
-	"click", "find", "go_back", "navigate", "press_key", "read_page",
-	"screenshot", "scroll", "select_option", "tabs", "type", "wait_for",
+	"click", "drag", "find", "go_back", "navigate", "press_key", "read_page",
+	"screenshot", "scroll", "select_option", "tabs", "type", "upload_file", "wait_for",
 }
 
 func TestMCPServerOverStdio(t *testing.T) {
