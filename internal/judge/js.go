@@ -2,46 +2,55 @@ package judge
 
 import (
 	"embed"
+	"fmt"
+	"regexp"
 	"strings"
 )
 
 // The JavaScript the judge runs, always in its own isolated world. Each
 // file's header says what it returns. query.js and paint.js are single
-// functions; the helpers they share, and those worth testing without a
-// browser, are in js/lib, put in place of the //lib line of each.
+// functions, put together from parts: each line "//include: a.js b.js" is
+// replaced by those files of js/, in that order. js/lib holds the helpers
+// both share, which need no page; js/query the parts of query.js. Both
+// are tested without a browser where they can be (jslib_test.go,
+// jsquery_test.go).
 var (
 	//go:embed js/page_state.js
 	pageStateJS string
 	//go:embed js/watch.js
 	watchJS string
-	//go:embed js/query.js
-	queryJS string
-	//go:embed js/paint.js
-	paintJS string
-	//go:embed js/lib/*.js
-	libFS embed.FS
+	//go:embed js/query.js js/paint.js js/lib/*.js js/query/*.js
+	jsFS embed.FS
+
+	queryJS = assemble("query.js")
+	paintJS = assemble("paint.js")
 )
 
-// libFiles are js/lib's files, in the order they are put in.
-var libFiles = []string{"tree.js", "colour.js", "shapes.js", "text.js"}
+// includeLine is a line of a script that assemble replaces.
+var includeLine = regexp.MustCompile(`(?m)^[ \t]*//include: (.*)\n`)
 
-// libMarker is the line of a function that js/lib replaces.
-const libMarker = "  //lib: the helpers of js/lib, put here by js.go.\n"
+// assemble returns the script js/name with its include lines replaced.
+// It panics on a file that is missing: the scripts are part of the binary.
+func assemble(name string) string {
+	src, err := jsFS.ReadFile("js/" + name)
+	if err != nil {
+		panic(err)
+	}
+	return includeLine.ReplaceAllStringFunc(string(src), func(line string) string {
+		var b strings.Builder
+		for _, part := range strings.Fields(includeLine.FindStringSubmatch(line)[1]) {
+			b.WriteString(jsFile(part))
+			b.WriteString("\n")
+		}
+		return b.String()
+	})
+}
 
-func init() {
-	var lib strings.Builder
-	for _, name := range libFiles {
-		b, err := libFS.ReadFile("js/lib/" + name)
-		if err != nil {
-			panic(err)
-		}
-		lib.Write(b)
-		lib.WriteString("\n")
+// jsFile is the text of js/name.
+func jsFile(name string) string {
+	b, err := jsFS.ReadFile("js/" + name)
+	if err != nil {
+		panic(fmt.Sprintf("judge: %s includes a missing file: %v", name, err))
 	}
-	for _, fn := range []*string{&queryJS, &paintJS} {
-		if strings.Count(*fn, libMarker) != 1 {
-			panic("judge: a script lacks the line js/lib replaces")
-		}
-		*fn = strings.Replace(*fn, libMarker, lib.String(), 1)
-	}
+	return string(b)
 }

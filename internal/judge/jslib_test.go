@@ -16,16 +16,18 @@ import (
 func libVM(t *testing.T) *goja.Runtime {
 	t.Helper()
 	vm := goja.New()
-	for _, name := range libFiles {
-		src, err := libFS.ReadFile("js/lib/" + name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := vm.RunScript(name, string(src)); err != nil {
-			t.Fatalf("js/lib/%s: %v", name, err)
+	loadJS(t, vm, "lib/tree.js", "lib/colour.js", "lib/shapes.js", "lib/text.js")
+	return vm
+}
+
+// loadJS runs the files of js/ named, in order, in vm.
+func loadJS(t *testing.T, vm *goja.Runtime, names ...string) {
+	t.Helper()
+	for _, name := range names {
+		if _, err := vm.RunScript(name, jsFile(name)); err != nil {
+			t.Fatalf("js/%s: %v", name, err)
 		}
 	}
-	return vm
 }
 
 // evalJSON evaluates expr and returns its value as JSON.
@@ -169,15 +171,15 @@ func TestLibCutTextAndExcerpt(t *testing.T) {
 	}
 }
 
-// TestScriptsAssemble: each script the judge runs compiles once js/lib is
-// put in it, and keeps no //lib line.
+// TestScriptsAssemble: each script the judge runs compiles once its parts
+// are put in it, and keeps no //include line.
 func TestScriptsAssemble(t *testing.T) {
 	for name, src := range map[string]string{"query.js": queryJS, "paint.js": paintJS} {
 		if _, err := goja.Compile(name, "("+src+")", true); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
-		if strings.Contains(src, "//lib") {
-			t.Errorf("%s keeps its //lib line", name)
+		if strings.Contains(src, "//include") {
+			t.Errorf("%s keeps an //include line", name)
 		}
 	}
 	if _, err := goja.Compile("page state", watchJS+";\n"+pageStateJS, true); err != nil {

@@ -1,7 +1,6 @@
 package templates
 
 import (
-	"contractbench/internal/generate"
 	"fmt"
 	"maps"
 	"math/rand/v2"
@@ -12,6 +11,7 @@ import (
 	"sync"
 
 	"contractbench/internal/contract"
+	"contractbench/internal/generate"
 	"contractbench/internal/sandbox"
 	"contractbench/internal/suite"
 )

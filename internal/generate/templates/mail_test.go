@@ -1,7 +1,6 @@
 package templates
 
 import (
-	"contractbench/internal/generate"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -9,6 +8,7 @@ import (
 	"testing"
 
 	"contractbench/internal/contract"
+	"contractbench/internal/generate"
 	"contractbench/internal/sandbox"
 	"contractbench/internal/suite"
 )

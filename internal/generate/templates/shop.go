@@ -2,7 +2,6 @@ package templates
 
 import (
 	"cmp"
-	"contractbench/internal/generate"
 	"fmt"
 	"math/rand/v2"
 	"regexp"
@@ -11,6 +10,7 @@ import (
 	"strings"
 
 	"contractbench/internal/contract"
+	"contractbench/internal/generate"
 	"contractbench/internal/sandbox"
 	"contractbench/internal/suite"
 )

@@ -1,7 +1,6 @@
 package templates
 
 import (
-	"contractbench/internal/generate"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"contractbench/internal/contract"
+	"contractbench/internal/generate"
 	"contractbench/internal/sandbox"
 	"contractbench/internal/suite"
 )

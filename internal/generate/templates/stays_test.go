@@ -1,7 +1,6 @@
 package templates
 
 import (
-	"contractbench/internal/generate"
 	"fmt"
 	"reflect"
 	"slices"
@@ -10,6 +9,7 @@ import (
 	"testing"
 
 	"contractbench/internal/contract"
+	"contractbench/internal/generate"
 	"contractbench/internal/suite"
 )
 

@@ -1,13 +1,13 @@
 package templates
 
 import (
-	"contractbench/internal/generate"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
 	"contractbench/internal/contract"
+	"contractbench/internal/generate"
 )
 
 // The mix a generated suite must have to be a benchmark rather than a

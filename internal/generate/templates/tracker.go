@@ -1,7 +1,6 @@
 package templates
 
 import (
-	"contractbench/internal/generate"
 	"fmt"
 	"math/rand/v2"
 	"regexp"
@@ -10,6 +9,7 @@ import (
 	"sync"
 
 	"contractbench/internal/contract"
+	"contractbench/internal/generate"
 	"contractbench/internal/sandbox"
 	"contractbench/internal/suite"
 )

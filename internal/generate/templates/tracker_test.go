@@ -1,13 +1,13 @@
 package templates
 
 import (
-	"contractbench/internal/generate"
 	"math/rand/v2"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
+	"contractbench/internal/generate"
 	"contractbench/internal/suite"
 )
 

@@ -25,7 +25,7 @@
 //          changed.
 //   restore: restores the ink and every scroll position locate changed.
 function (op, arg) {
-  //lib: the helpers of js/lib, put here by js.go.
+  //include: lib/tree.js lib/colour.js lib/shapes.js lib/text.js
   const doc = document;
   const view = doc.defaultView;
   const reg = globalThis.__contractbenchJudge || (globalThis.__contractbenchJudge = { nodes: [], ids: new Map() });

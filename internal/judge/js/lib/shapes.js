@@ -2,6 +2,8 @@
 
 const INF = { l: -Infinity, t: -Infinity, r: Infinity, b: Infinity };
 const NOTHING = { l: 0, t: 0, r: 0, b: 0 };
+// boxOf is a DOMRect as a box.
+const boxOf = (r) => ({ l: r.left, t: r.top, r: r.right, b: r.bottom });
 const meet = (a, b) => ({ l: Math.max(a.l, b.l), t: Math.max(a.t, b.t), r: Math.min(a.r, b.r), b: Math.min(a.b, b.b) });
 
 // clipPathBox bounds what a clip-path leaves of box b (a DOMRect): an
@@ -11,7 +13,7 @@ const meet = (a, b) => ({ l: Math.max(a.l, b.l), t: Math.max(a.t, b.t), r: Math.
 // bounded by the box.
 const clipPathBox = (path, b, emptyClip) => {
   const len = (v, whole) => (v.endsWith('%') ? (parseFloat(v) / 100) * whole : parseFloat(v) || 0);
-  const whole = { l: b.left, t: b.top, r: b.right, b: b.bottom };
+  const whole = boxOf(b);
   let m = /^inset\(([^)]*)\)/.exec(path);
   if (m) {
     const v = m[1].split(/\s+round\s+/)[0].trim().split(/\s+/);

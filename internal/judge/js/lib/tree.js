@@ -10,6 +10,24 @@ const flatParent = (node) => {
   return p;
 };
 
+// The parent element in the flat tree, or null at the top.
+const flatParentElement = (node) => {
+  const p = flatParent(node);
+  return p && p.nodeType === 1 ? p : null;
+};
+
+// once returns f computed at most once per argument: what a rule decides
+// of an element is kept for the rest of the query.
+const once = (f) => {
+  const kept = new Map();
+  return (x) => {
+    if (kept.has(x)) return kept.get(x);
+    const v = f(x);
+    kept.set(x, v);
+    return v;
+  };
+};
+
 // The children in the flat tree.
 const flatChildren = (node) => {
   if (node.nodeType === 1) {
