@@ -91,15 +91,21 @@ peers-bench: chromium peers build
 ## 8, 16, 32 and 64, a browser per 8 workers; tasks per minute, time
 ## beyond the pacing, peak memory, CPU per task, errors
 ## (docs/benchmarks/capacity.md).
-.PHONY: bench-capacity bench-chaos
+.PHONY: bench-capacity bench-chaos bench-soak
 bench-capacity: chromium build
 	sh scripts/bench-capacity.sh 1 8 16 32 64
 
 ## bench-chaos: the long chaos test: a paced suite at -j 32 over four
-## browsers while a seeded schedule kills browsers and tool servers;
-## every attempt ends with one result, and no fault is blamed on the agent.
+## browsers while a seeded schedule kills browsers and tool servers and
+## makes the web answer 500 or drop connections for a moment; every attempt ends with one result, and no fault is blamed on the agent.
 bench-chaos: chromium
 	CONTRACTBENCH_CHAOS=long $(GO) test ./internal/cli -run TestChaos -v -count=1 -timeout 60m
+
+## bench-soak: both suites, every task 20 times with the replay agent
+## (860 attempts); every attempt must end as its task's first did, with
+## the same replies (docs/benchmarks/capacity.md).
+bench-soak: chromium
+	CONTRACTBENCH_SOAK=20 $(GO) test ./internal/cli -run TestSoak -v -count=1 -timeout 120m
 
 ## generated: write benchmarks/generated again from its seed and count,
 ## and record its reference transcripts (every task on the built-in

@@ -25,7 +25,8 @@ type chaosSetting struct {
 
 // TestChaos runs the sandbox suite with the replay agent, paced, many
 // tasks at a time in shared browsers, as its own process, while a seeded
-// schedule kills browsers and tool server processes of the run; then it
+// schedule kills browsers and tool server processes of the run and makes
+// its web answer 500 or drop connections for a moment; then it
 // stops the run with SIGTERM and finishes it with --resume. Whatever the
 // faults hit:
 //
@@ -33,7 +34,8 @@ type chaosSetting struct {
 //     resume is complete;
 //   - a fault is never blamed on the agent: the interrupted run's results
 //     are passed (no fault touched them: the verdict of a clean run) or
-//     error (a fault did) or interrupted (the SIGTERM did), never failed;
+//     error (a fault did) or interrupted (the SIGTERM did), never failed,
+//     and every attempt whose web failed on purpose is an error;
 //   - no process of the run outlives it, and it leaves nothing in its
 //     temporary folder.
 //
@@ -57,8 +59,12 @@ func TestChaos(t *testing.T) {
 		"--browsers", strconv.Itoa(set.browsers), "--repeat", strconv.Itoa(set.repeat)}
 	attempts := 13 * set.repeat
 
-	first := startRun(t, scratch, append(args, "--out", outA)...)
-	faults := chaosSchedule(t, first, set.faults, 27)
+	faultFile := filepath.Join(tmp, "web-faults")
+	first := startRun(t, scratch, faultFile, append(args, "--out", outA)...)
+	faults := chaosSchedule(t, first, faultFile, set.faults, 27)
+	// The attempts the last faults touched end before the SIGTERM comes
+	// (a paced sandbox task takes about 25 s).
+	time.Sleep(15 * time.Second)
 	terminated := first.Process.Signal(syscall.SIGTERM) == nil
 	code := waitStatus(first.Wait())
 	t.Logf("faults delivered: %v; SIGTERM delivered: %v; exit %d", faults, terminated, code)
@@ -70,8 +76,15 @@ func TestChaos(t *testing.T) {
 	}
 	a := readOnlyReport(t, outA)
 	seen := map[report.Attempt]int{}
+	webFaulted := 0
 	for _, r := range a.Results {
 		seen[report.Attempt{Task: r.Task, Attempt: r.Attempt}]++
+		if len(r.WebFaults) > 0 {
+			webFaulted++
+		}
+		if len(r.WebFaults) > 0 && r.Outcome != report.OutcomeError && r.Outcome != report.OutcomeInterrupted {
+			t.Errorf("%s#%d: %s although its web failed on purpose (%v); want error", r.Task, r.Attempt, r.Outcome, r.WebFaults)
+		}
 		switch r.Outcome {
 		case report.OutcomePassed, report.OutcomeInterrupted:
 		case report.OutcomeError:
@@ -80,6 +93,7 @@ func TestChaos(t *testing.T) {
 			t.Errorf("%s#%d: %s (%s); a fault of the harness must end a task as error, and a task no fault touched passes", r.Task, r.Attempt, r.Outcome, r.Reason)
 		}
 	}
+	t.Logf("%d attempts saw their web fail on purpose", webFaulted)
 	for at, n := range seen {
 		if n != 1 {
 			t.Errorf("%s#%d has %d results, want one", at.Task, at.Attempt, n)
@@ -91,7 +105,7 @@ func TestChaos(t *testing.T) {
 
 	// The resume finishes what the SIGTERM and the faults left.
 	reportA := onlyFile(t, outA, ".json")
-	second := startRun(t, scratch, append(args, "--out", outB, "--resume", reportA)...)
+	second := startRun(t, scratch, faultFile, append(args, "--out", outB, "--resume", reportA)...)
 	if code := waitStatus(second.Wait()); code != 0 {
 		t.Errorf("the resumed run exited %d, want 0: every attempt passed", code)
 	}
@@ -123,13 +137,14 @@ func TestChaos(t *testing.T) {
 }
 
 // chaosSuite is the sandbox suite, relative to this package.
-const chaosSuite = "../../benchmarks/sandbox"
+const chaosSuite = sandboxDir
 
-// startRun starts the built binary with args, its temporary folder tmp.
-func startRun(t *testing.T, tmp string, args ...string) *exec.Cmd {
+// startRun starts the built binary with args, its temporary folder tmp,
+// its web failing on purpose while faultFile says so.
+func startRun(t *testing.T, tmp, faultFile string, args ...string) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(e2e.bin, args...)
-	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "CONTRACTBENCH_WEB_FAULTS="+faultFile)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
@@ -143,18 +158,42 @@ func startRun(t *testing.T, tmp string, args ...string) *exec.Cmd {
 	return cmd
 }
 
-// chaosSchedule kills n processes of the run cmd, one after another: each
-// fault, drawn from seed, is a browser or a tool server, a while after the
-// last, among those then running (the faults wait for one to exist). It
-// returns what it killed, and stops early when the run ends.
-func chaosSchedule(t *testing.T, cmd *exec.Cmd, n int, seed uint64) []string {
+// chaosSchedule delivers n faults to the run cmd, one after another, each
+// kind in turn in an order drawn from seed, each a while after the last: it kills a browser or a tool
+// server among those then running (waiting for one to exist), or makes
+// the web of every task answer 500 or drop its connections for a moment
+// (through faultFile, the run's CONTRACTBENCH_WEB_FAULTS). It returns what
+// it did, and stops early when the run ends.
+func chaosSchedule(t *testing.T, cmd *exec.Cmd, faultFile string, n int, seed uint64) []string {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, seed))
+	kinds := []string{"chromium", "contractbench", "500", "reset"}
+	rng.Shuffle(len(kinds), func(i, j int) { kinds[i], kinds[j] = kinds[j], kinds[i] })
 	var done []string
 	for len(done) < n {
-		kind := []string{"chromium", "contractbench"}[rng.IntN(2)]
+		kind := kinds[len(done)%len(kinds)] // each kind as often as n allows
 		pause := time.Duration(1000+rng.IntN(3000)) * time.Millisecond
 		time.Sleep(pause) // spreads the faults over the run; nothing waits on it
+		if kind == "500" || kind == "reset" {
+			// While tasks run (each has a tool server), and long enough
+			// that a paced task's next call falls in it.
+			for len(children(cmd.Process.Pid, "contractbench")) == 0 {
+				if syscall.Kill(cmd.Process.Pid, 0) != nil {
+					return done
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+			moment := time.Duration(4000+rng.IntN(2000)) * time.Millisecond
+			if err := os.WriteFile(faultFile, []byte(kind), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(moment)
+			if err := os.Remove(faultFile); err != nil {
+				t.Fatal(err)
+			}
+			done = append(done, fmt.Sprintf("web %s for %v", kind, moment))
+			continue
+		}
 		for {
 			if syscall.Kill(cmd.Process.Pid, 0) != nil {
 				return done

@@ -40,12 +40,22 @@ func TestPaceAndBrowsersRefused(t *testing.T) {
 }
 
 // A paced, jittered run with two workers on one browser passes the task
-// as an unpaced run does.
+// as an unpaced run does, and its report says how it ran.
 func TestPacedRunOnASharedBrowser(t *testing.T) {
 	t.Parallel()
+	out := t.TempDir()
 	r := runE2E(t, nil, "run", "--suite", suiteDir, "--task", "task-01", "--task", "task-02", "--pace", "300ms",
-		"--pace-jitter", "200ms", "--seed", "5", "-j", "2", "--browsers", "1", "--out", t.TempDir())
+		"--pace-jitter", "200ms", "--seed", "5", "-j", "2", "--browsers", "1", "--out", out)
 	if r.code != 0 {
 		t.Fatalf("%v; want both tasks passed", r)
+	}
+	md := readFile(t, out, "*.md")
+	for _, want := range []string{
+		"- browsers: launched, 1 shared by 2 workers, a fresh browser context per task",
+		"- pace: the replayed agent waited 300ms ±200ms, seed 5 before each model turn",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the report lacks %q", want)
+		}
 	}
 }

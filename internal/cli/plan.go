@@ -228,6 +228,7 @@ func newPlan(st *State, f *runFlags, ls *loadedSuite) (*runner.Plan, error) {
 	if err := setWeb(&spec, f, ls); err != nil {
 		return nil, err
 	}
+	spec.WebFaults = faultSwitch(st.Getenv("CONTRACTBENCH_WEB_FAULTS"))
 	if err := setBrowsers(st, &spec, f, server); err != nil {
 		return nil, err
 	}
@@ -288,6 +289,23 @@ func setWeb(spec *runner.Spec, f *runFlags, ls *loadedSuite) error {
 		return usagef("--record-to applies only with --web record")
 	}
 	return refuseSandboxLive(spec.Web, spec.Tasks)
+}
+
+// faultSwitch returns the switch of the faults the web makes on purpose,
+// read from file at each request: 500 or reset while it holds that word,
+// none while it holds anything else or is absent; nil when file is "".
+func faultSwitch(file string) func() webreplay.Fault {
+	if file == "" {
+		return nil
+	}
+	return func() webreplay.Fault {
+		b, _ := os.ReadFile(file)
+		switch f := webreplay.Fault(strings.TrimSpace(string(b))); f {
+		case webreplay.FaultStatus, webreplay.FaultReset:
+			return f
+		}
+		return webreplay.FaultNone
+	}
 }
 
 // setBrowsers sets how spec's tasks get their browsers: the isolation, how

@@ -69,6 +69,11 @@ refused). --pace-jitter adds a seeded offset to each wait (--seed). A
 paced run holds its tasks open as a model's run would; the waits are the
 agent's time, in each task's duration and in none of its calls'.
 
+To test the harness, CONTRACTBENCH_WEB_FAULTS=FILE makes the web of every
+task fail on purpose while FILE holds 500 (it answers every request with a
+500) or reset (it drops every connection): an attempt whose web failed so
+ends as a harness error, never against the agent (make bench-chaos).
+
 Two null agents check the contracts rather than an agent, and run no model:
 noop answers at once without a tool call, and random (--seed N) reads the
 page through the server's read action and plays up to 30 random calls on

@@ -89,6 +89,9 @@ func writeHeader(p *printer, r *Run, s Summary) {
 	if note := set.BrowserNote(); note != "" {
 		p.printf("- browsers: %s\n", escape(note))
 	}
+	if set.Pace != "" {
+		p.printf("- pace: the replayed agent waited %s before each model turn\n", escape(set.Pace))
+	}
 	writeProvenanceLine(p, r)
 	if g := r.Regraded; g != nil {
 		p.printf("- regraded: from %s (run of %s) on %s against the suite's contracts at %s; %d outcome(s) changed\n",

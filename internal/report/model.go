@@ -153,6 +153,12 @@ type Settings struct {
 	// "flags" (the same server, through the launch flags of the task's
 	// browser) or "direct" (the browser's own network: --web live).
 	WebRoute string `json:"web_route,omitempty"`
+	// SharedBrowsers is how many browsers the workers shared (--browsers)
+	// when fewer than the workers; zero when each worker had its own.
+	SharedBrowsers int `json:"shared_browsers,omitempty"`
+	// Pace is how the replayed agent waited before each model turn
+	// ("3s", "3s ±500ms, seed 1", "recorded"); empty when it did not.
+	Pace string `json:"pace,omitempty"`
 }
 
 // BrowserNote says in words how the run's browsers were set up and which
@@ -163,6 +169,8 @@ func (s Settings) BrowserNote() string {
 	}
 	var b string
 	switch {
+	case s.Isolate == "context" && s.SharedBrowsers > 0:
+		b = fmt.Sprintf("%s, %d shared by %d workers, a fresh browser context per task", s.Browsers, s.SharedBrowsers, s.Parallel)
 	case s.Isolate == "context" && s.Browsers == "remote":
 		b = "remote, one per worker, a fresh browser context per task"
 	case s.Isolate == "context":
@@ -247,6 +255,10 @@ type TaskResult struct {
 	// WebMisses lists the requests the replay archive could not answer
 	// ("GET https://host/path"), in order; a fixture gap, not the agent's.
 	WebMisses []string `json:"web_misses,omitempty"`
+	// WebFaults lists the requests the web failed on purpose (a chaos
+	// test's faults: "GET https://host/path (fault injected: 500)"), in
+	// order. Any makes the attempt an error of the harness.
+	WebFaults []string `json:"web_faults,omitempty"`
 }
 
 // Tokens counts LLM tokens as the provider reported them.

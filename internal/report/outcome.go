@@ -67,8 +67,9 @@ type facts struct {
 	// browser, and Signals then what suggests it used it (TamperSignals).
 	Trust   string
 	Signals []string
-	// WebMisses are the requests the replay web could not answer.
-	WebMisses []string
+	// WebMisses are the requests the replay web could not answer, and
+	// WebFaults those it failed on purpose.
+	WebMisses, WebFaults []string
 }
 
 // The sentences of Decide's reasons, by which reports of schema_version 1
@@ -81,6 +82,7 @@ const (
 	unrestrictedReason = "the contract held, but the agent held raw CDP access to the browser, " +
 		"so it could have written the evidence itself: an unrestricted result never counts as passed"
 	tamperReason = "tamper signal: "
+	faultReason  = "harness: the web failed on purpose (fault injection), so the attempt says nothing of the agent: "
 )
 
 // decideOutcome returns an attempt's outcome and its reason; it is the only place
@@ -96,6 +98,8 @@ func decideOutcome(f facts) (Outcome, string) {
 	switch s := f.Stop; {
 	case s.Kind == StopInterrupted:
 		return OutcomeInterrupted, interruptedReason
+	case len(f.WebFaults) > 0:
+		return OutcomeError, faultReason + strings.Join(f.WebFaults, ", ")
 	case s.Kind == StopError:
 		o, why = OutcomeError, s.Error
 	case s.Kind == StopBudget:
@@ -135,7 +139,7 @@ func (r *TaskResult) Decide() {
 	if r.Stop.Kind == StopDrift && r.Stop.Stale {
 		r.ClearVerdict()
 	}
-	f := facts{Verdict: r.Verdict(), Stop: r.Stop, Taint: r.Taint, Trust: r.Trust, WebMisses: r.WebMisses}
+	f := facts{Verdict: r.Verdict(), Stop: r.Stop, Taint: r.Taint, Trust: r.Trust, WebMisses: r.WebMisses, WebFaults: r.WebFaults}
 	if r.Trust != "" {
 		f.Signals = TamperSignals(r.Observation)
 	}

@@ -25,7 +25,8 @@ var (
 )
 
 // Every combination of how the agent stopped, what the judge saw, a taint,
-// the trust label and web misses decides one outcome and one reason.
+// the trust label, web misses and web faults decides one outcome and one
+// reason.
 func TestDecideEveryCombination(t *testing.T) {
 	t.Parallel()
 	const (
@@ -111,6 +112,16 @@ func TestDecideEveryCombination(t *testing.T) {
 				got, reason := decideOutcome(f)
 				if got != want || reason != wantReason {
 					t.Errorf("%s:\n got %s, %q\nwant %s, %q", name, got, reason, want, wantReason)
+				}
+				// A web failed on purpose makes every attempt the run
+				// did not interrupt an error of the harness.
+				f.WebFaults = []string{"GET https://a.test/x (fault injected: 500)"}
+				want, wantReason = E, "harness: the web failed on purpose (fault injection), so the attempt says nothing of the agent: GET https://a.test/x (fault injected: 500)"
+				if r.stop.Kind == StopInterrupted {
+					want, wantReason = I, r.reason
+				}
+				if got, reason := decideOutcome(f); got != want || reason != wantReason {
+					t.Errorf("%s, web faults:\n got %s, %q\nwant %s, %q", name, got, reason, want, wantReason)
 				}
 			}
 		}

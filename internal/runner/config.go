@@ -92,6 +92,10 @@ type Spec struct {
 	// called once per task attempt, so nothing one attempt changes
 	// reaches another. WebReplay only.
 	Sites func(fallback http.Handler) http.Handler
+	// WebFaults, when set, makes the web of every attempt fail on purpose
+	// while it says so (a chaos test's switch); an attempt whose web
+	// failed so ends as an error of the harness, whatever the judge saw.
+	WebFaults func() webreplay.Fault
 
 	// Browser configures launched browsers. When BrowserURLs is set, the
 	// workers use those running browsers instead, worker i the i-th (so
@@ -258,6 +262,10 @@ func settingsOf(s *Spec) report.Settings {
 	if len(s.BrowserURLs) > 0 {
 		set.Browsers = "remote"
 	}
+	if s.Browsers < s.Parallel {
+		set.SharedBrowsers = s.Browsers
+	}
+	set.Pace = s.Pace.String()
 	if s.Web != WebLive {
 		set.WebRoute = map[Isolate]string{IsolateContext: "proxy", IsolateProcess: "flags"}[s.Isolate]
 	}

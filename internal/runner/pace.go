@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
 	"time"
@@ -30,6 +31,22 @@ type Pace struct {
 
 // On reports whether p waits at all.
 func (p Pace) On() bool { return p.Recorded || p.Fixed > 0 || p.Jitter > 0 }
+
+// String is the pace as a report states it: "recorded", "3s" or
+// "3s ±500ms, seed 1"; "" when p waits nothing.
+func (p Pace) String() string {
+	if !p.On() {
+		return ""
+	}
+	s := p.Fixed.String()
+	if p.Recorded {
+		s = "recorded think times"
+	}
+	if p.Jitter > 0 {
+		s += fmt.Sprintf(" ±%s, seed %d", p.Jitter, p.Seed)
+	}
+	return s
+}
 
 // thinkTimes is what a provider that replays a recording offers to pace
 // it by its recorded think times (llm.Replay does).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -72,6 +73,18 @@ func TestPlanDerivesItsSettings(t *testing.T) {
 	}}
 	if n := cfg.plan(t).Pending(); n != 1 {
 		t.Errorf("a resumed plan makes %d attempts, want 1: plan-b#1, which ended in an error", n)
+	}
+
+	// Shared browsers and a pace are stated too, and told in words.
+	cfg = newConfig(t, a, b)
+	cfg.Parallel, cfg.Browsers = 4, 2
+	cfg.Pace = runner.Pace{Fixed: 3 * time.Second, Jitter: 500 * time.Millisecond, Seed: 7}
+	set = cfg.plan(t).Settings()
+	if set.SharedBrowsers != 2 || set.Pace != "3s ±500ms, seed 7" {
+		t.Errorf("shared browsers %d, pace %q; want 2, \"3s ±500ms, seed 7\"", set.SharedBrowsers, set.Pace)
+	}
+	if note, want := set.BrowserNote(), "launched, 2 shared by 4 workers, a fresh browser context per task"; !strings.HasPrefix(note, want) {
+		t.Errorf("browser note %q; want it to start %q", note, want)
 	}
 }
 

@@ -89,6 +89,8 @@ type taskRun struct {
 	worker  *worker
 	cleanup []func()
 	replay  *webreplay.Replayer
+	// faults are the attempt's web's failures on purpose (Spec.WebFaults).
+	faults  *webreplay.Faults
 	browser *browser.Browser
 	// browserConn is the worker's connection to the browser under
 	// IsolateContext, nil otherwise.
@@ -219,7 +221,7 @@ func (r *taskRun) run(parent context.Context, left time.Duration) (*report.TaskR
 	}
 	res.Observation = obs
 	res.SetVerdict(verdict)
-	res.WebMisses = r.misses()
+	res.WebMisses, res.WebFaults = r.misses()
 	res.Provenance = r.provenance(jctx)
 	res.Decide()
 	return res, rec
@@ -286,6 +288,10 @@ func (r *taskRun) setUpBrowser(ctx context.Context) error {
 		handler = r.cfg.Recorder
 	}
 	var srv *webreplay.Server
+	if handler != nil && r.cfg.WebFaults != nil {
+		r.faults = webreplay.NewFaults(r.cfg.WebFaults)
+		handler = r.faults.Wrap(handler)
+	}
 	if handler != nil {
 		authority, err := r.worker.serverAuthority()
 		if err != nil {
@@ -487,16 +493,20 @@ func (r *taskRun) provenance(ctx context.Context) *report.TaskProvenance {
 	return &p
 }
 
-// misses lists the replay server's misses, for the reason of a failure.
-func (r *taskRun) misses() []string {
-	if r.replay == nil {
-		return nil
+// misses lists the replay server's misses, for the reason of a failure,
+// and the requests the web failed on purpose (Spec.WebFaults).
+func (r *taskRun) misses() (misses, faults []string) {
+	if r.replay != nil {
+		for _, m := range r.replay.Misses() {
+			misses = append(misses, m.Method+" "+m.URL)
+		}
 	}
-	var out []string
-	for _, m := range r.replay.Misses() {
-		out = append(out, m.Method+" "+m.URL)
+	if r.faults != nil {
+		for _, m := range r.faults.Hits() {
+			faults = append(faults, m.Method+" "+m.URL+" ("+m.Reason+")")
+		}
 	}
-	return out
+	return misses, faults
 }
 
 // fillAgent records what the agent did: how it stopped, its answer, calls
