@@ -158,12 +158,13 @@ func startRun(t *testing.T, tmp, faultFile string, args ...string) *exec.Cmd {
 	return cmd
 }
 
-// chaosSchedule delivers n faults to the run cmd, one after another, each
-// kind in turn in an order drawn from seed, each a while after the last: it kills a browser or a tool
-// server among those then running (waiting for one to exist), or makes
-// the web of every task answer 500 or drop its connections for a moment
-// (through faultFile, the run's CONTRACTBENCH_WEB_FAULTS). It returns what
-// it did, and stops early when the run ends.
+// chaosSchedule delivers n faults to the run cmd, one after another and a
+// while apart, each kind in turn in an order drawn from seed: it kills a
+// browser or a tool server among those then running (waiting for one to
+// exist), or makes the web of every task answer 500 or drop its
+// connections for a moment (through faultFile, the run's
+// CONTRACTBENCH_WEB_FAULTS). It returns what it did, and stops early when
+// the run ends.
 func chaosSchedule(t *testing.T, cmd *exec.Cmd, faultFile string, n int, seed uint64) []string {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, seed))

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/page"
-	"github.com/chromedp/cdproto/runtime"
 
 	"contractbench/internal/cdpconn"
 	"contractbench/internal/contract"
@@ -57,7 +56,7 @@ func (j *Judge) confirm(ctx context.Context, v *pageView, queries []contract.Que
 		if !looked {
 			return
 		}
-		if rerr := j.paint(ctx, v, "restore", nil); rerr != nil && err == nil {
+		if rerr := j.paint(ctx, v, "restore", nil, nil); rerr != nil && err == nil {
 			err = fmt.Errorf("restoring the page: %w", rerr)
 		}
 	}()
@@ -106,7 +105,7 @@ func (j *Judge) confirm(ctx context.Context, v *pageView, queries []contract.Que
 		refused = append(refused, unpainted...)
 		// The rules read the page as the agent left it, not as the judge
 		// scrolled it to look.
-		if err := j.paint(ctx, v, "restore", nil); err != nil {
+		if err := j.paint(ctx, v, "restore", nil, nil); err != nil {
 			return nil, err
 		}
 		if results, err = j.read(ctx, v, queries, refused); err != nil {
@@ -189,14 +188,14 @@ func (j *Judge) look(ctx context.Context, v *pageView, todo []word, painted map[
 			if err != nil {
 				return err
 			}
-			if err := j.paint(ctx, v, "ink", map[string]any{"words": shown, "hide": true}); err != nil {
+			if err := j.paint(ctx, v, "ink", map[string]any{"words": shown, "hide": true}, nil); err != nil {
 				return err
 			}
 			without, err := j.picture(ctx, v, clip, loc.Scroll)
 			if err != nil {
 				return err
 			}
-			if err := j.paint(ctx, v, "ink", map[string]any{"words": shown, "hide": false}); err != nil {
+			if err := j.paint(ctx, v, "ink", map[string]any{"words": shown, "hide": false}, nil); err != nil {
 				return err
 			}
 			for k, s := range loc.Shown {
@@ -337,25 +336,10 @@ func absDiff(a, b uint8) int {
 }
 
 // paint calls paint.js's operation op with arg in the judge's world of v,
-// and decodes its answer into out, if given.
-func (j *Judge) paint(ctx context.Context, v *pageView, op string, arg any, out ...any) error {
-	args, err := callArguments(op, arg)
-	if err != nil {
-		return err
-	}
-	res, err := cdpconn.Send(ctx, j.conn, v.page.session, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
-		FunctionDeclaration: paintJS,
-		ExecutionContextID:  v.world,
-		Arguments:           args,
-		ReturnByValue:       new(true),
-	})
-	if err := evalErr(res.ExceptionDetails, err); err != nil {
+// and decodes its answer into out, unless out is nil.
+func (j *Judge) paint(ctx context.Context, v *pageView, op string, arg, out any) error {
+	if err := j.call(ctx, v, paintJS, out, op, arg); err != nil {
 		return fmt.Errorf("paint.js %s: %w", op, err)
-	}
-	for _, o := range out {
-		if err := decodeResult(res.Result, o); err != nil {
-			return fmt.Errorf("paint.js %s: %w", op, err)
-		}
 	}
 	return nil
 }

@@ -94,22 +94,9 @@ func (j *Judge) read(ctx context.Context, v *pageView, queries []contract.Query,
 	if refused == nil {
 		refused = []word{}
 	}
-	args, err := callArguments(queries, j.opts.MaxTexts, j.opts.MaxTextBytes, minTextPx, refused)
-	if err != nil {
-		return nil, err
-	}
-	res, err := cdpconn.Send(ctx, j.conn, v.page.session, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
-		FunctionDeclaration: queryJS,
-		ExecutionContextID:  v.world,
-		Arguments:           args,
-		ReturnByValue:       new(true),
-	})
-	if err := evalErr(res.ExceptionDetails, err); err != nil {
-		return nil, fmt.Errorf("querying %s: %w", v.state.URL, err)
-	}
 	var results []queryResult
-	if err := decodeResult(res.Result, &results); err != nil {
-		return nil, fmt.Errorf("querying %s: decoding the matches: %w", v.state.URL, err)
+	if err := j.call(ctx, v, queryJS, &results, queries, j.opts.MaxTexts, j.opts.MaxTextBytes, minTextPx, refused); err != nil {
+		return nil, fmt.Errorf("querying %s: %w", v.state.URL, err)
 	}
 	if len(results) != len(queries) {
 		return nil, fmt.Errorf("querying %s: %d results for %d selectors", v.state.URL, len(results), len(queries))
@@ -137,6 +124,31 @@ const minTextPx = 6
 
 // excerptMax bounds an excerpt kept with a found string.
 const excerptMax = 300
+
+// call calls the script fn with args in the judge's world of v and
+// decodes its answer into out, unless out is nil.
+func (j *Judge) call(ctx context.Context, v *pageView, fn string, out any, args ...any) error {
+	cargs, err := callArguments(args...)
+	if err != nil {
+		return err
+	}
+	res, err := cdpconn.Send(ctx, j.conn, v.page.session, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
+		FunctionDeclaration: fn,
+		ExecutionContextID:  v.world,
+		Arguments:           cargs,
+		ReturnByValue:       new(true),
+	})
+	if err := evalErr(res.ExceptionDetails, err); err != nil {
+		return err
+	}
+	if out == nil {
+		return nil
+	}
+	if err := decodeResult(res.Result, out); err != nil {
+		return fmt.Errorf("decoding the answer: %w", err)
+	}
+	return nil
+}
 
 // callArguments encodes values as the arguments of Runtime.callFunctionOn.
 func callArguments(values ...any) ([]*runtime.CallArgument, error) {
