@@ -20,10 +20,11 @@ const (
 	// repoRoot holds benchmarks/ and node_modules/.
 	repoRoot = "../.."
 	// namesHost serves testdata/names.html, the page of awkward
-	// accessible names the snapshot readers are tested on, and
-	// testdata/widgets.html and checkout.html, which TestWidgetSteps plays.
+	// accessible names the snapshot readers are tested on, and the
+	// built-in server's test page widgets.html and testdata/checkout.html,
+	// which TestWidgetSteps plays.
 	namesHost = "peers.contractbench.test"
-	// payHost serves testdata/payform.html, which namesHost's
+	// payHost serves the built-in server's payform.html, which namesHost's
 	// checkout.html embeds: another origin of the same site.
 	payHost = "pay.contractbench.test"
 )
@@ -70,10 +71,13 @@ func startShared() (*browser.Browser, error) {
 	if err := archive.Add(namesHost, webreplay.Entry{Path: "/names.html"}, names); err != nil {
 		return nil, err
 	}
-	for _, f := range []struct{ host, file string }{
-		{namesHost, "widgets.html"}, {namesHost, "checkout.html"}, {payHost, "payform.html"},
+	// The widget pages are the built-in server's test pages, so that both
+	// servers are tested on one page.
+	for _, f := range []struct{ host, dir, file string }{
+		{namesHost, "../toolserver/testdata/pages", "widgets.html"}, {namesHost, "testdata", "checkout.html"},
+		{payHost, "../toolserver/testdata/pages", "payform.html"},
 	} {
-		data, err := os.ReadFile(filepath.Join("testdata", f.file))
+		data, err := os.ReadFile(filepath.Join(f.dir, f.file))
 		if err != nil {
 			return nil, err
 		}

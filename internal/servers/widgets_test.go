@@ -11,7 +11,7 @@ import (
 	"contractbench/internal/suite"
 )
 
-// widgetsTask plays, on testdata/widgets.html, a reference with every
+// widgetsTask plays, on the built-in server's widgets.html, a reference with every
 // step the widgets need: a drag onto a drop zone (region), a file upload
 // from the uploads folder, an autocomplete option, a button inside an
 // open shadow root, and a switch to the tab a target=_blank link opened.

@@ -53,10 +53,10 @@ func TestOptionsAndShadowRoots(t *testing.T) {
 	wantContains(t, "click an option", e.ok("click", map[string]any{"ref": "e6"}), "+ Picked Ann Ode <ann@example.test>")
 
 	got = e.ok("find", map[string]any{"query": "role:button Cleo"})
-	wantContains(t, "find in a shadow root", got, "[Cleo](e9 button)")
-	wantContains(t, "click in a shadow root", e.ok("click", map[string]any{"ref": "e9"}), "clicked [Cleo](e9 button)", "+ Assigned to Cleo")
-	wantContains(t, "type in a shadow root", e.ok("type", map[string]any{"ref": "e10", "text": "on leave"}),
-		`typed "on leave" into [Note](e10 textbox)`, `[Note](e10 textbox value="on leave")`)
+	wantContains(t, "find in a shadow root", got, "[Cleo](e10 button)")
+	wantContains(t, "click in a shadow root", e.ok("click", map[string]any{"ref": "e10"}), "clicked [Cleo](e10 button)", "+ Assigned to Cleo")
+	wantContains(t, "type in a shadow root", e.ok("type", map[string]any{"ref": "e11", "text": "on leave"}),
+		`typed "on leave" into [Note](e11 textbox)`, `[Note](e11 textbox value="on leave")`)
 }
 
 // TestSameSiteFrame checks that a frame of another origin of the same
