@@ -143,29 +143,6 @@ func (t *tab) frameWorld(ctx context.Context, id cdp.FrameID) (*frameWorld, erro
 	return fw, nil
 }
 
-// callIn runs fn in world w, as callWorld does in the main frame's.
-func (t *tab) callIn(ctx context.Context, w *world, fn string, byValue bool, args []any) (*runtime.RemoteObject, error) {
-	callArgs, err := encodeArgs(args)
-	if err != nil {
-		return nil, err
-	}
-	params := runtime.CallFunctionOnParams{
-		FunctionDeclaration: fn,
-		Arguments:           callArgs,
-		ReturnByValue:       &byValue,
-		ObjectGroup:         objectGroup,
-	}
-	w.target(&params.ExecutionContextID, &params.UniqueContextID)
-	res, err := send(ctx, t, runtime.CallFunctionOn, params)
-	if err != nil {
-		return nil, fmt.Errorf("running %s in a frame: %w", scriptName(fn), err)
-	}
-	if res.ExceptionDetails != nil {
-		return nil, fmt.Errorf("running %s in a frame: %w", scriptName(fn), exception(res.ExceptionDetails))
-	}
-	return res.Result, nil
-}
-
 // frameOf returns the world of the frame whose range holds ref n, nil
 // for a ref of the page itself.
 func (t *tab) frameOf(n int) (*frameWorld, bool) {

@@ -88,35 +88,41 @@ func (t *tab) call(ctx context.Context, fn string, args ...any) (jsonv2.Value, e
 // handles (in objectGroup). A world destroyed under the call (the page
 // navigated) is recreated once.
 func (t *tab) callWorld(ctx context.Context, fn string, byValue bool, args []any) (*runtime.RemoteObject, error) {
-	callArgs, err := encodeArgs(args)
-	if err != nil {
-		return nil, err
-	}
 	for attempt := 0; ; attempt++ {
 		w, err := t.ensureWorld(ctx)
 		if err != nil {
 			return nil, err
 		}
-		params := runtime.CallFunctionOnParams{
-			FunctionDeclaration: fn,
-			Arguments:           callArgs,
-			ReturnByValue:       &byValue,
-			ObjectGroup:         objectGroup,
+		res, err := t.callIn(ctx, w, fn, byValue, args)
+		if err != nil && attempt == 0 && worldGone(err) {
+			t.dropWorld(w)
+			continue
 		}
-		w.target(&params.ExecutionContextID, &params.UniqueContextID)
-		res, err := send(ctx, t, runtime.CallFunctionOn, params)
-		if err != nil {
-			if attempt == 0 && worldGone(err) {
-				t.dropWorld(w)
-				continue
-			}
-			return nil, fmt.Errorf("running %s: %w", scriptName(fn), err)
-		}
-		if res.ExceptionDetails != nil {
-			return nil, fmt.Errorf("running %s: %w", scriptName(fn), exception(res.ExceptionDetails))
-		}
-		return res.Result, nil
+		return res, err
 	}
+}
+
+// callIn runs fn in world w: the main frame's or a frame's.
+func (t *tab) callIn(ctx context.Context, w *world, fn string, byValue bool, args []any) (*runtime.RemoteObject, error) {
+	callArgs, err := encodeArgs(args)
+	if err != nil {
+		return nil, err
+	}
+	params := runtime.CallFunctionOnParams{
+		FunctionDeclaration: fn,
+		Arguments:           callArgs,
+		ReturnByValue:       &byValue,
+		ObjectGroup:         objectGroup,
+	}
+	w.target(&params.ExecutionContextID, &params.UniqueContextID)
+	res, err := send(ctx, t, runtime.CallFunctionOn, params)
+	if err != nil {
+		return nil, fmt.Errorf("running %s: %w", scriptName(fn), err)
+	}
+	if res.ExceptionDetails != nil {
+		return nil, fmt.Errorf("running %s: %w", scriptName(fn), exception(res.ExceptionDetails))
+	}
+	return res.Result, nil
 }
 
 // callOn runs fn with this bound to the element obj and returns its result
