@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"contractbench/internal/compare"
 	"contractbench/internal/report"
 )
 
@@ -65,7 +66,7 @@ func runBoard(st *State, args []string) error {
 	}
 
 	seen := map[string]string{}
-	var runs []report.BoardRun
+	var runs []compare.BoardRun
 	for _, path := range paths {
 		abs, err := filepath.Abs(path)
 		if err != nil {
@@ -83,11 +84,11 @@ func runBoard(st *State, args []string) error {
 		if err != nil {
 			return usagef("%s: %v", path, err)
 		}
-		runs = append(runs, report.BoardRun{Run: r, Link: link})
+		runs = append(runs, compare.BoardRun{Run: r, Link: link})
 	}
 
 	var page bytes.Buffer
-	if err := report.WriteBoard(&page, runs); err != nil {
+	if err := compare.WriteBoard(&page, runs); err != nil {
 		return err
 	}
 	written, err := report.WriteFile(filepath.Dir(dest), filepath.Base(dest), page.Bytes())

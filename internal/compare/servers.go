@@ -1,13 +1,13 @@
-package report
+package compare
 
 import (
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
+
+	"contractbench/internal/report"
 )
 
 // ServerRow sums up one run of a suite against one tool server, for
@@ -33,7 +33,7 @@ type ServerRow struct {
 
 // CompareRow computes the row of run, a run against one server whose page
 // tools are pageTools.
-func CompareRow(server string, run *Run, pageTools []string) ServerRow {
+func CompareRow(server string, run *report.Run, pageTools []string) ServerRow {
 	row := ServerRow{Server: server, Total: len(run.Results), Trust: run.Settings.Trust}
 	var calls, callBytes, pageBytes, callMS, taskMS []float64
 	for _, r := range run.Results {
@@ -53,12 +53,12 @@ func CompareRow(server string, run *Run, pageTools []string) ServerRow {
 			}
 		}
 	}
-	row.MedianToolCalls = median(calls)
-	row.MedianCallBytes = median(callBytes)
+	row.MedianToolCalls = report.Median(calls)
+	row.MedianCallBytes = report.Median(callBytes)
 	row.P90CallBytes = percentile(callBytes, 0.9)
-	row.MedianPageBytes = median(pageBytes)
-	row.MedianCallMS = median(callMS)
-	row.MedianTaskMS = median(taskMS)
+	row.MedianPageBytes = report.Median(pageBytes)
+	row.MedianCallMS = report.Median(callMS)
+	row.MedianTaskMS = report.Median(taskMS)
 	return row
 }
 
@@ -111,27 +111,4 @@ func WriteComparison(w io.Writer, rows []ServerRow, base string) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-// WriteFile writes data to dir/name atomically (a temporary file renamed
-// into place), creating dir, and returns the file's path: for views, such
-// as the server comparison, written beside a run's report.
-func WriteFile(dir, name string, data []byte) (string, error) {
-	if !safeName(name) {
-		return "", fmt.Errorf("report file name %q is not a plain file name", name)
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", err
-	}
-	temp, err := writeTemp(dir, name, data)
-	if err != nil {
-		os.Remove(temp)
-		return "", err
-	}
-	path := filepath.Join(dir, name)
-	if err := os.Rename(temp, path); err != nil {
-		os.Remove(temp)
-		return "", err
-	}
-	return path, nil
 }
