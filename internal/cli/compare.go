@@ -26,7 +26,9 @@ names its reports, and one junit.xml with a testsuite per server), and prints on
 table with a row per server: pass count, median tool calls per task, median
 and p90 bytes per tool call, median bytes per page read (the server's
 snapshot tools), median latency per call and per task, with ratios against
-the --base server. The table is also written to
+the --base server, and each server tested against the --base server with
+the exact McNemar test on the tasks both finished, as board and diff pair
+them. The table is also written to
 <out>/<git-sha>-servers.md, and <out>/<git-sha>-servers.html shows it with
 every task's result on each server side by side, linked to each server's
 HTML report.
@@ -163,6 +165,9 @@ func writeComparison(st *State, dir, base string, rows []compare.ServerRow, runs
 	var table bytes.Buffer
 	fmt.Fprintf(&table, "# Tool servers compared (%s)\n\n", sha)
 	if err := compare.WriteComparison(&table, rows, base); err != nil {
+		return err
+	}
+	if err := compare.WriteServerPairs(&table, compare.PairsWithBase(runs, base), base); err != nil {
 		return err
 	}
 	path, err := report.WriteFile(dir, sha+"-servers.md", table.Bytes())

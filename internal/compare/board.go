@@ -106,8 +106,8 @@ type boardRow struct {
 
 	score, low float64
 	name       string
-	// first is whether the first judged attempt at each task passed.
-	first map[string]bool
+	// tasks is the run as Match pairs it with another.
+	tasks *Run
 }
 
 // boardPair is a run tested against the run ranked below it.
@@ -207,7 +207,7 @@ func newBoardRow(br BoardRun) *boardRow {
 		score: s.Score,
 		low:   s.Wilson95Low,
 		name:  strings.Join([]string{set.Agent, set.Model, set.Server, br.Link}, "\x00"),
-		first: firstAttempts(r),
+		tasks: NewRun("", br.Link, r),
 	}
 	// The label says what played the agent when that is not a model the
 	// next column names: replayed transcripts, reference solutions.
@@ -246,43 +246,15 @@ func boardNotes(r *report.Run) []string {
 	return notes
 }
 
-// firstAttempts is whether the first finished attempt at each task of r
-// passed. As in contractbench diff, an attempt the harness broke (error)
-// or that was interrupted says nothing about the agent and is left out
-// of the paired test, rather than counted against it.
-func firstAttempts(r *report.Run) map[string]bool {
-	first := map[string]bool{}
-	attempt := map[string]int{}
-	for _, res := range r.Results {
-		if !report.Finished(res) {
-			continue
-		}
-		if a, ok := attempt[res.Task]; !ok || res.Attempt < a {
-			attempt[res.Task] = res.Attempt
-			first[res.Task] = res.Outcome.Passed()
-		}
-	}
-	return first
-}
-
 // comparePair tests a against b, the run ranked below it, on the first
-// finished attempt of every task both finished: one outcome per task and run,
-// as the exact McNemar test needs.
+// finished attempt of every task both finished and Match compares (the
+// tasks diff compares): one outcome per task and run, as the exact
+// McNemar test needs. As in diff, an attempt the harness broke (error) or
+// that was interrupted says nothing about the agent and is left out of
+// the test, rather than counted against it.
 func comparePair(a, b *boardRow) *boardPair {
 	p := &boardPair{}
-	for task, pa := range a.first {
-		pb, ok := b.first[task]
-		if !ok {
-			continue
-		}
-		p.Shared++
-		switch {
-		case pa && !pb:
-			p.OnlyThis++
-		case pb && !pa:
-			p.OnlyNext++
-		}
-	}
+	p.OnlyThis, p.OnlyNext, p.Shared = Match(a.tasks, b.tasks).FirstPairs()
 	v := stats.McNemarExact(p.OnlyThis, p.OnlyNext)
 	p.Significant = v < significanceLevel
 	p.P = strconv.FormatFloat(v, 'f', 3, 64)

@@ -399,7 +399,7 @@ func TestBoardLeavesHarnessErrorsOutOfThePair(t *testing.T) {
 	a := boardTestRun("a", "", "v1", 0, "P", "P", "P")
 	b := boardTestRun("b", "", "v1", 0, "P", "P", "P")
 	b.Results[2] = report.TaskResult{Task: "t03", Attempt: 1, Outcome: report.OutcomeError, Reason: "browser: crashed"}
-	p := comparePair(&boardRow{first: firstAttempts(a)}, &boardRow{first: firstAttempts(b)})
+	p := comparePair(&boardRow{tasks: NewRun("", "", a)}, &boardRow{tasks: NewRun("", "", b)})
 	if p.Shared != 2 || p.OnlyThis != 0 || p.OnlyNext != 0 {
 		t.Errorf("pair %+v: want 2 tasks shared and none differing (t03's error left out)", *p)
 	}

@@ -141,6 +141,11 @@ type (
 	Tally struct {
 		Passed   int `json:"passed"`
 		Attempts int `json:"attempts"`
+		// first is the number of the first finished attempt, and
+		// firstPassed whether it passed: the one outcome per task and run
+		// that the board's test takes (FirstPairs).
+		first       int
+		firstPassed bool
 	}
 	Group struct {
 		Name  string `json:"name,omitempty"`

@@ -38,8 +38,10 @@ func Label(i int) string {
 	return fmt.Sprintf("R%d", i+1)
 }
 
-// Run is one report as diff reads it: per task, the attempts that
-// count and the digests of what they were produced from.
+// Run is one report as every comparison reads it: per task, the attempts
+// that count (report.Finished) and the digests of what they were produced
+// from. Match pairs two of them task by task; diff, the board and the
+// servers comparison are views of what it pairs.
 type Run struct {
 	label, path string
 	run         *report.Run
@@ -60,6 +62,8 @@ type record struct {
 	mixed          bool
 }
 
+// NewRun reads r, labelled label (A, B…: Label) and found at path, for
+// comparing.
 func NewRun(label, path string, r *report.Run) *Run {
 	d := &Run{label: label, path: path, run: r, tasks: map[string]*record{}}
 	for _, res := range r.Results {
@@ -93,8 +97,27 @@ func NewRun(label, path string, r *report.Run) *Run {
 		if res.Outcome.Passed() {
 			rec.Passed++
 		}
+		if rec.first == 0 || res.Attempt < rec.first {
+			rec.first, rec.firstPassed = res.Attempt, res.Outcome.Passed()
+		}
 	}
 	return d
+}
+
+// FirstPairs counts the compared tasks of c by the outcome of each run's
+// first finished attempt: one outcome per task and run, as the exact
+// McNemar test needs, whatever the number of attempts. onlyA and onlyB
+// count the tasks only one run passed, shared all of them.
+func (c *Comparison) FirstPairs() (onlyA, onlyB, shared int) {
+	for _, t := range c.Tasks {
+		switch {
+		case t.A.firstPassed && !t.B.firstPassed:
+			onlyA++
+		case t.B.firstPassed && !t.A.firstPassed:
+			onlyB++
+		}
+	}
+	return onlyA, onlyB, len(c.Tasks)
 }
 
 // info is what the JSON says about the report.

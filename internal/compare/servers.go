@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"contractbench/internal/report"
+	"contractbench/internal/stats"
 )
 
 // ServerRow sums up one run of a suite against one tool server, for
@@ -108,6 +109,56 @@ func WriteComparison(w io.Writer, rows []ServerRow, base string) error {
 	}
 	if ref != nil {
 		fmt.Fprintf(&b, "\nRatios (×) are against %s on the same tasks.\n", base)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// ServerPair is a server's run tested against the base server's run with
+// the exact McNemar test, on the first finished attempt of every task
+// Match compares: the pairs and p-value the board gives two neighbouring
+// runs, and diff two runs of one attempt per task.
+type ServerPair struct {
+	Server string `json:"server"`
+	// Shared counts the tasks compared; OnlyServer and OnlyBase those
+	// only one of the two passed.
+	Shared     int     `json:"shared"`
+	OnlyServer int     `json:"only_server"`
+	OnlyBase   int     `json:"only_base"`
+	P          float64 `json:"mcnemar_exact_p"`
+}
+
+// PairsWithBase tests every server's run but base's against base's; nil
+// when base is not among runs.
+func PairsWithBase(runs []ServerRun, base string) []ServerPair {
+	i := slices.IndexFunc(runs, func(r ServerRun) bool { return r.Server == base })
+	if i < 0 {
+		return nil
+	}
+	ref := NewRun("", base, runs[i].Run)
+	var out []ServerPair
+	for _, r := range runs {
+		if r.Server == base {
+			continue
+		}
+		onlyBase, onlyServer, shared := Match(ref, NewRun("", r.Server, r.Run)).FirstPairs()
+		out = append(out, ServerPair{Server: r.Server, Shared: shared, OnlyServer: onlyServer, OnlyBase: onlyBase,
+			P: stats.McNemarExact(onlyServer, onlyBase)})
+	}
+	return out
+}
+
+// WriteServerPairs writes pairs, each server against base, as a Markdown
+// table.
+func WriteServerPairs(w io.Writer, pairs []ServerPair, base string) error {
+	if len(pairs) == 0 {
+		return nil
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\nEach server against %s on the first finished attempt of every task both finished (exact McNemar test):\n\n", base)
+	fmt.Fprintf(&b, "| server | tasks | passed only here | passed only on %s | p |\n| --- | ---: | ---: | ---: | ---: |\n", base)
+	for _, p := range pairs {
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %s |\n", p.Server, p.Shared, p.OnlyServer, p.OnlyBase, PValue(p.P))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -89,11 +89,11 @@ func writeComparison(w *bytes.Buffer, doc *Doc, c *Comparison) {
 	writeOverall(w, doc, c)
 	if len(c.ByTag) > 0 {
 		fmt.Fprintf(w, "\nBy tag (a task counts under each of its tags; p not adjusted for the number of tags)\n")
-		writeGroups(w, c.ByTag, "tag", c)
+		writeGroups(w, c.ByTag, "tag", c, doc.Alpha)
 	}
 	if len(c.ByTemplate) > 0 {
 		fmt.Fprintf(w, "\nBy template (tasks tagged template:NAME)\n")
-		writeGroups(w, c.ByTemplate, "template", c)
+		writeGroups(w, c.ByTemplate, "template", c, doc.Alpha)
 	}
 	if len(c.ByTag)+len(c.ByTemplate) > 0 {
 		fmt.Fprintf(w, "  test: M exact McNemar with Newcombe's interval, B paired bootstrap, C clustered by template\n")
@@ -243,7 +243,7 @@ func verdict(g Group, doc *Doc) string {
 
 // writeGroups writes one row per group: its counts, scores, the
 // difference, and the interval and p-value of the test that decides it.
-func writeGroups(w *bytes.Buffer, groups []Group, what string, c *Comparison) {
+func writeGroups(w *bytes.Buffer, groups []Group, what string, c *Comparison, alpha float64) {
 	width := utf8.RuneCountInString(what)
 	for _, g := range groups {
 		width = max(width, utf8.RuneCountInString(g.Name))
@@ -259,11 +259,40 @@ func writeGroups(w *bytes.Buffer, groups []Group, what string, c *Comparison) {
 		if g.Significant {
 			sig = "yes"
 		}
+		if why := disagreement(g, alpha); why != "" {
+			sig += ", though the interval " + why
+		}
 		test := map[string]string{TestMcNemar: "M", TestBootstrap: "B", TestClustered: "C"}[g.Test]
 		fmt.Fprintf(w, "  %-*s  %5d  %*d  %*d  %6s  %6s  %6s  %-16s  %6s  %-4s  %s\n", width, g.Name, g.Tasks,
 			len(onlyA), g.Pairs.OnlyA, len(onlyB), g.Pairs.OnlyB, Pct(g.A.Score), Pct(g.B.Score), Points(g.Diff),
 			Points(g.Low)+" to "+Points(g.High), PValue(g.P), test, sig)
 	}
+}
+
+// disagreement says why a row's interval and its significance seem to
+// disagree (the interval leaves 0 out and the difference is not
+// significant, or the other way round), "" when they agree: the row then
+// says it in its own words rather than leave the reader to a footnote.
+func disagreement(g Group, alpha float64) string {
+	excludes := g.Low > 0 || g.High < 0
+	if excludes == g.Significant {
+		return ""
+	}
+	leaves := "leaves 0 out"
+	if !excludes {
+		leaves = "holds 0"
+	}
+	switch {
+	case g.Test == TestMcNemar:
+		// Newcombe's interval is not the inversion of the exact test:
+		// with few discordant tasks they can disagree at 5%.
+		return leaves + ": it is Newcombe's, not the exact test's, which decides"
+	case alpha < 0.05:
+		return leaves + ": it is at 95%, the test at the Bonferroni level"
+	}
+	// The bootstrap's percentile interval and its p-value are two readings
+	// of the resamples; they can part at the edge.
+	return leaves + ": the test's p decides"
 }
 
 // attemptRange says how many attempts per task a run's records hold.
