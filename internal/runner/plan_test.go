@@ -1,8 +1,8 @@
 package runner_test
 
 import (
-	"errors"
 	"context"
+	"errors"
 	"reflect"
 	"slices"
 	"strings"
