@@ -106,7 +106,7 @@ type boardRow struct {
 
 	score, low float64
 	name       string
-	// tasks is the run as Match pairs it with another.
+	// tasks is the run as match pairs it with another.
 	tasks *Run
 }
 
@@ -247,14 +247,14 @@ func boardNotes(r *report.Run) []string {
 }
 
 // comparePair tests a against b, the run ranked below it, on the first
-// finished attempt of every task both finished and Match compares (the
+// finished attempt of every task both finished and match compares (the
 // tasks diff compares): one outcome per task and run, as the exact
 // McNemar test needs. As in diff, an attempt the harness broke (error) or
 // that was interrupted says nothing about the agent and is left out of
 // the test, rather than counted against it.
 func comparePair(a, b *boardRow) *boardPair {
 	p := &boardPair{}
-	p.OnlyThis, p.OnlyNext, p.Shared = Match(a.tasks, b.tasks).FirstPairs()
+	p.OnlyThis, p.OnlyNext, p.Shared = match(a.tasks, b.tasks).FirstPairs()
 	v := stats.McNemarExact(p.OnlyThis, p.OnlyNext)
 	p.Significant = v < significanceLevel
 	p.P = strconv.FormatFloat(v, 'f', 3, 64)

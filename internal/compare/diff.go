@@ -28,7 +28,7 @@ func Diff(runs []*Run, o Options) (*Doc, error) {
 	}
 	var refused []string
 	for _, r := range runs[1:] {
-		c := Match(runs[0], r)
+		c := match(runs[0], r)
 		if len(c.Changed) > 0 && !o.AllowChanged {
 			refused = append(refused, changedLines(c, runs[0], r)...)
 		}
@@ -201,7 +201,3 @@ type (
 		P        float64 `json:"p"`
 	}
 )
-
-// Match pairs the tasks of a and b. A shared task is compared
-// unless its digests differ (Changed) or a run has no attempt of it that
-// counts (LeftOut).

@@ -14,7 +14,7 @@ const templateTagPrefix = "template:"
 
 // The tests that can decide whether a difference is significant.
 const (
-	TestNone      = "none" // no task to compare
+	testNone      = "none" // no task to compare
 	TestMcNemar   = "mcnemar_exact"
 	TestBootstrap = "paired_bootstrap"
 	TestClustered = "clustered_t"
@@ -24,11 +24,11 @@ const (
 // pass rate is the higher one, and tied that the rates are equal and
 // strictly between 0 and 1.
 const (
-	PairBoth    = "both"
-	PairOnlyA   = "only_a"
-	PairOnlyB   = "only_b"
-	PairNeither = "neither"
-	PairTied    = "tied"
+	pairBoth    = "both"
+	pairOnlyA   = "only_a"
+	pairOnlyB   = "only_b"
+	pairNeither = "neither"
+	pairTied    = "tied"
 )
 
 func Label(i int) string {
@@ -40,7 +40,7 @@ func Label(i int) string {
 
 // Run is one report as every comparison reads it: per task, the attempts
 // that count (report.Finished) and the digests of what they were produced
-// from. Match pairs two of them task by task; diff, the board and the
+// from. match pairs two of them task by task; diff, the board and the
 // servers comparison are views of what it pairs.
 type Run struct {
 	label, path string
@@ -133,7 +133,10 @@ func (d *Run) info() ReportInfo {
 // The JSON form. Every difference is B − A, B being the later report of
 // the comparison and A the first report given.
 
-func Match(a, b *Run) *Comparison {
+// match pairs the tasks of a and b. A shared task is compared
+// unless its digests differ (Changed) or a run has no attempt of it that
+// counts (LeftOut).
+func match(a, b *Run) *Comparison {
 	c := &Comparison{
 		A: a.label, B: b.label,
 		OnlyA: []string{}, OnlyB: []string{}, Changed: []Changed{}, Unverified: []string{}, LeftOut: []LeftOut{},
@@ -230,15 +233,15 @@ func pairOf(a, b Tally) string {
 	ra, rb := a.Passed*b.Attempts, b.Passed*a.Attempts
 	switch {
 	case ra > rb:
-		return PairOnlyA
+		return pairOnlyA
 	case rb > ra:
-		return PairOnlyB
+		return pairOnlyB
 	case a.Passed == a.Attempts:
-		return PairBoth
+		return pairBoth
 	case a.Passed == 0:
-		return PairNeither
+		return pairNeither
 	}
-	return PairTied
+	return pairTied
 }
 
 // changedLines names, for the refusal, each changed task of c.

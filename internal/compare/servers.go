@@ -116,7 +116,7 @@ func WriteComparison(w io.Writer, rows []ServerRow, base string) error {
 
 // ServerPair is a server's run tested against the base server's run with
 // the exact McNemar test, on the first finished attempt of every task
-// Match compares: the pairs and p-value the board gives two neighbouring
+// match compares: the pairs and p-value the board gives two neighbouring
 // runs, and diff two runs of one attempt per task.
 type ServerPair struct {
 	Server string `json:"server"`
@@ -141,7 +141,7 @@ func PairsWithBase(runs []ServerRun, base string) []ServerPair {
 		if r.Server == base {
 			continue
 		}
-		onlyBase, onlyServer, shared := Match(ref, NewRun("", r.Server, r.Run)).FirstPairs()
+		onlyBase, onlyServer, shared := match(ref, NewRun("", r.Server, r.Run)).FirstPairs()
 		out = append(out, ServerPair{Server: r.Server, Shared: shared, OnlyServer: onlyServer, OnlyBase: onlyBase,
 			P: stats.McNemarExact(onlyServer, onlyBase)})
 	}

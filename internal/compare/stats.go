@@ -65,7 +65,7 @@ func (c *Comparison) analyze(o Options, alpha float64) error {
 func analyzeGroup(name string, tasks []Task, repeats bool, o Options, alpha float64) (Group, error) {
 	g := tallyGroup(name, tasks)
 	if len(tasks) == 0 {
-		g.Test, g.P, g.Low, g.High = TestNone, 1, -1, 1
+		g.Test, g.P, g.Low, g.High = testNone, 1, -1, 1
 		g.McNemarP = 1
 		return g, nil
 	}
@@ -105,13 +105,13 @@ func tallyGroup(name string, tasks []Task) Group {
 	g := Group{Name: name, Tasks: len(tasks)}
 	for _, t := range tasks {
 		switch t.Pair {
-		case PairBoth:
+		case pairBoth:
 			g.Pairs.Both++
-		case PairOnlyA:
+		case pairOnlyA:
 			g.Pairs.OnlyA++
-		case PairOnlyB:
+		case pairOnlyB:
 			g.Pairs.OnlyB++
-		case PairNeither:
+		case pairNeither:
 			g.Pairs.Neither++
 		default:
 			g.Pairs.Tied++

@@ -29,8 +29,8 @@ func WriteText(w *bytes.Buffer, doc *Doc, runs []*Run) {
 		width = max(width, utf8.RuneCountInString(r.path))
 	}
 	for _, r := range runs {
-		fmt.Fprintf(w, "%s  %-*s  %s\n", r.label, width, r.path, RunLine(r.run))
-		for _, n := range RunNotes(r.run) {
+		fmt.Fprintf(w, "%s  %-*s  %s\n", r.label, width, r.path, runLine(r.run))
+		for _, n := range runNotes(r.run) {
 			fmt.Fprintf(w, "   %s\n", n)
 		}
 	}
@@ -46,8 +46,8 @@ func WriteText(w *bytes.Buffer, doc *Doc, runs []*Run) {
 	}
 }
 
-// RunLine says in one line what produced a run.
-func RunLine(r *report.Run) string {
+// runLine says in one line what produced a run.
+func runLine(r *report.Run) string {
 	s := r.Settings
 	line := fmt.Sprintf("git %s, %s, server %s, web %s", orDash(short(r.GitSHA)), report.AgentLabel(s), orDash(s.Server), orDash(s.Web))
 	if s.Repeat > 1 {
@@ -56,8 +56,8 @@ func RunLine(r *report.Run) string {
 	return line
 }
 
-// RunNotes are what a reader must know about a run before its numbers.
-func RunNotes(r *report.Run) []string {
+// runNotes are what a reader must know about a run before its numbers.
+func runNotes(r *report.Run) []string {
 	var out []string
 	if r.Incomplete {
 		out = append(out, "incomplete: the run stopped before every task ran")
@@ -163,15 +163,15 @@ func writePairs(w *bytes.Buffer, c *Comparison) {
 		fmt.Fprintf(w, "\nPer-task pass rates (%d tasks; attempts that count: %s in %s, %s in %s)\n",
 			g.Tasks, attemptRange(c.Tasks, true), a, attemptRange(c.Tasks, false), b)
 		fmt.Fprintf(w, "  %-25s %4d\n", "both passed every attempt", g.Pairs.Both)
-		fmt.Fprintf(w, "  %-25s %4d%s\n", a+" higher", g.Pairs.OnlyA, list(PairOnlyA))
-		fmt.Fprintf(w, "  %-25s %4d%s\n", b+" higher", g.Pairs.OnlyB, list(PairOnlyB))
+		fmt.Fprintf(w, "  %-25s %4d%s\n", a+" higher", g.Pairs.OnlyA, list(pairOnlyA))
+		fmt.Fprintf(w, "  %-25s %4d%s\n", b+" higher", g.Pairs.OnlyB, list(pairOnlyB))
 		fmt.Fprintf(w, "  %-25s %4d\n", "tied, in between", g.Pairs.Tied)
 		fmt.Fprintf(w, "  %-25s %4d\n", "neither passed any", g.Pairs.Neither)
 	} else {
 		fmt.Fprintf(w, "\nOutcome pairs (%d tasks)\n", g.Tasks)
 		fmt.Fprintf(w, "  %-15s %4d\n", "both passed", g.Pairs.Both)
-		fmt.Fprintf(w, "  %-15s %4d%s\n", "only "+a+" passed", g.Pairs.OnlyA, list(PairOnlyA))
-		fmt.Fprintf(w, "  %-15s %4d%s\n", "only "+b+" passed", g.Pairs.OnlyB, list(PairOnlyB))
+		fmt.Fprintf(w, "  %-15s %4d%s\n", "only "+a+" passed", g.Pairs.OnlyA, list(pairOnlyA))
+		fmt.Fprintf(w, "  %-15s %4d%s\n", "only "+b+" passed", g.Pairs.OnlyB, list(pairOnlyB))
 		fmt.Fprintf(w, "  %-15s %4d\n", "neither passed", g.Pairs.Neither)
 	}
 }
@@ -190,7 +190,7 @@ func writeOverall(w *bytes.Buffer, doc *Doc, c *Comparison) {
 		score Score
 	}{{a, g.A}, {b, g.B}} {
 		fmt.Fprintf(w, "  %-3s  %9s  %6s  %s to %s\n", s.label, fmt.Sprintf("%d/%d", s.score.Passed, s.score.Attempts),
-			Pct(s.score.Score), Pct(s.score.WilsonLow), Pct(s.score.WilsonHigh))
+			pct(s.score.Score), pct(s.score.WilsonLow), pct(s.score.WilsonHigh))
 	}
 
 	fmt.Fprintf(w, "\n")
@@ -264,7 +264,7 @@ func writeGroups(w *bytes.Buffer, groups []Group, what string, c *Comparison, al
 		}
 		test := map[string]string{TestMcNemar: "M", TestBootstrap: "B", TestClustered: "C"}[g.Test]
 		fmt.Fprintf(w, "  %-*s  %5d  %*d  %*d  %6s  %6s  %6s  %-16s  %6s  %-4s  %s\n", width, g.Name, g.Tasks,
-			len(onlyA), g.Pairs.OnlyA, len(onlyB), g.Pairs.OnlyB, Pct(g.A.Score), Pct(g.B.Score), Points(g.Diff),
+			len(onlyA), g.Pairs.OnlyA, len(onlyB), g.Pairs.OnlyB, pct(g.A.Score), pct(g.B.Score), Points(g.Diff),
 			Points(g.Low)+" to "+Points(g.High), PValue(g.P), test, sig)
 	}
 }
@@ -336,7 +336,7 @@ func counts(m map[string]int) string {
 
 // Pct is a rate as a percentage; Points a difference of rates in
 // percentage points, signed, and pointsAbs a spread in points.
-func Pct(f float64) string { return fmt.Sprintf("%.1f%%", 100*f) }
+func pct(f float64) string { return fmt.Sprintf("%.1f%%", 100*f) }
 
 func Points(f float64) string {
 	s := fmt.Sprintf("%+.1f", 100*f)
