@@ -58,7 +58,7 @@ func runBoard(st *State, args []string) error {
 	if err != nil {
 		return usagef("board: -o %s: %v", *out, err)
 	}
-	if name := filepath.Base(dest); !plainFileName(name) {
+	if name := filepath.Base(dest); !report.SafeName(name) {
 		return usagef("board: -o %s: the file name must be letters, digits, '.', '-' and '_'", *out)
 	}
 	if fi, err := os.Stat(dest); err == nil && fi.IsDir() {
@@ -114,12 +114,4 @@ func reportLink(boardDir, abs string) (string, error) {
 		return "", err
 	}
 	return filepath.ToSlash(rel), nil
-}
-
-// plainFileName reports whether name is one report.WriteFile accepts.
-func plainFileName(name string) bool {
-	if name == "." || name == ".." {
-		return false
-	}
-	return strings.Trim(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_") == ""
 }

@@ -24,6 +24,10 @@ func ResultName(res *TaskResult, repeated bool) string { return resultName(res, 
 // ResultAnchor is the id of the i-th result's section in a run's HTML page.
 func ResultAnchor(i int) string { return resultAnchor(i) }
 
+// SafeName reports whether name is a file name WriteFile accepts: letters,
+// digits, '.', '-' and '_', and neither "." nor "..".
+func SafeName(name string) bool { return safeName(name) }
+
 // Median returns the median of xs, 0 for none. It sorts xs.
 func Median(xs []float64) float64 { return median(xs) }
 
