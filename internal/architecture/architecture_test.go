@@ -41,6 +41,7 @@ var neverImports = map[string][]string{
 	"internal/generate":            {"*", "-internal/contract", "-internal/problem", "-internal/suite"},
 	"internal/generate/templates":  {"*", "-internal/generate", "-internal/sandbox", "-internal/contract", "-internal/problem", "-internal/suite"},
 	"internal/report":              {"*", "-internal/contract", "-internal/problem", "-internal/stats"},
+	"internal/compare":             {"*", "-internal/report", "-internal/contract", "-internal/problem", "-internal/stats"},
 	"internal/agent":               {"internal/contract", "internal/judge", "internal/phash"},
 	"internal/nullagent":           {"internal/judge", "internal/phash", "internal/runner"},
 	"internal/llm":                 {"internal/contract", "internal/judge", "internal/phash"},

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"contractbench/internal/compare"
 	"contractbench/internal/report"
 )
 
@@ -57,7 +58,7 @@ func runBoard(st *State, args []string) error {
 	if err != nil {
 		return usagef("board: -o %s: %v", *out, err)
 	}
-	if name := filepath.Base(dest); !plainFileName(name) {
+	if name := filepath.Base(dest); !report.SafeName(name) {
 		return usagef("board: -o %s: the file name must be letters, digits, '.', '-' and '_'", *out)
 	}
 	if fi, err := os.Stat(dest); err == nil && fi.IsDir() {
@@ -65,7 +66,7 @@ func runBoard(st *State, args []string) error {
 	}
 
 	seen := map[string]string{}
-	var runs []report.BoardRun
+	var runs []compare.BoardRun
 	for _, path := range paths {
 		abs, err := filepath.Abs(path)
 		if err != nil {
@@ -83,11 +84,11 @@ func runBoard(st *State, args []string) error {
 		if err != nil {
 			return usagef("%s: %v", path, err)
 		}
-		runs = append(runs, report.BoardRun{Run: r, Link: link})
+		runs = append(runs, compare.BoardRun{Run: r, Link: link})
 	}
 
 	var page bytes.Buffer
-	if err := report.WriteBoard(&page, runs); err != nil {
+	if err := compare.WriteBoard(&page, runs); err != nil {
 		return err
 	}
 	written, err := report.WriteFile(filepath.Dir(dest), filepath.Base(dest), page.Bytes())
@@ -113,12 +114,4 @@ func reportLink(boardDir, abs string) (string, error) {
 		return "", err
 	}
 	return filepath.ToSlash(rel), nil
-}
-
-// plainFileName reports whether name is one report.WriteFile accepts.
-func plainFileName(name string) bool {
-	if name == "." || name == ".." {
-		return false
-	}
-	return strings.Trim(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_") == ""
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"contractbench/internal/compare"
 	"contractbench/internal/nullagent"
 	"contractbench/internal/report"
 	"contractbench/internal/runner"
@@ -25,7 +26,9 @@ names its reports, and one junit.xml with a testsuite per server), and prints on
 table with a row per server: pass count, median tool calls per task, median
 and p90 bytes per tool call, median bytes per page read (the server's
 snapshot tools), median latency per call and per task, with ratios against
-the --base server. The table is also written to
+the --base server, and each server tested against the --base server with
+the exact McNemar test on the tasks both finished, as board and diff pair
+them. The table is also written to
 <out>/<git-sha>-servers.md, and <out>/<git-sha>-servers.html shows it with
 every task's result on each server side by side, linked to each server's
 HTML report.
@@ -122,9 +125,9 @@ func serverPlan(st *State, f runFlags, ls *loadedSuite, server string) (*runner.
 // compareRuns runs each plan in turn and writes its report, and a
 // junit.xml with a testsuite for each server run so far; it returns each
 // server's row of the comparison and its run.
-func compareRuns(st *State, dir string, plans []*runner.Plan, pageTools [][]string, limit *spendLimit) ([]report.ServerRow, []report.ServerRun, error) {
-	var rows []report.ServerRow
-	var runs []report.ServerRun
+func compareRuns(st *State, dir string, plans []*runner.Plan, pageTools [][]string, limit *spendLimit) ([]compare.ServerRow, []compare.ServerRun, error) {
+	var rows []compare.ServerRow
+	var runs []compare.ServerRun
 	var all []*report.Run
 	for i, plan := range plans {
 		server := plan.Settings().Server
@@ -142,8 +145,8 @@ func compareRuns(st *State, dir string, plans []*runner.Plan, pageTools [][]stri
 		if _, err := report.WriteFile(dir, report.JUnitFile, junit.Bytes()); err != nil {
 			return nil, nil, fmt.Errorf("write report: %w", err)
 		}
-		rows = append(rows, report.CompareRow(server, run, pageTools[i]))
-		runs = append(runs, report.ServerRun{Server: server, Run: run, HTMLFile: filepath.Base(paths.HTML)})
+		rows = append(rows, compare.CompareRow(server, run, pageTools[i]))
+		runs = append(runs, compare.ServerRun{Server: server, Run: run, HTMLFile: filepath.Base(paths.HTML)})
 		if limit.stop() != nil {
 			break // the servers compared so far are compared
 		}
@@ -157,11 +160,14 @@ func compareRuns(st *State, dir string, plans []*runner.Plan, pageTools [][]stri
 // writeComparison writes the comparison of the servers' runs, against the
 // base server, as Markdown (also printed) and as HTML, named by the first
 // run's commit; it fails unless every task passed on every server.
-func writeComparison(st *State, dir, base string, rows []report.ServerRow, runs []report.ServerRun) error {
+func writeComparison(st *State, dir, base string, rows []compare.ServerRow, runs []compare.ServerRun) error {
 	sha := runs[0].Run.GitSHA
 	var table bytes.Buffer
 	fmt.Fprintf(&table, "# Tool servers compared (%s)\n\n", sha)
-	if err := report.WriteComparison(&table, rows, base); err != nil {
+	if err := compare.WriteComparison(&table, rows, base); err != nil {
+		return err
+	}
+	if err := compare.WriteServerPairs(&table, compare.PairsWithBase(runs, base), base); err != nil {
 		return err
 	}
 	path, err := report.WriteFile(dir, sha+"-servers.md", table.Bytes())
@@ -169,7 +175,7 @@ func writeComparison(st *State, dir, base string, rows []report.ServerRow, runs 
 		return fmt.Errorf("write the comparison: %w", err)
 	}
 	var page bytes.Buffer
-	if err := report.WriteComparisonHTML(&page, "Tool servers compared ("+sha+")", runs, rows); err != nil {
+	if err := compare.WriteComparisonHTML(&page, "Tool servers compared ("+sha+")", runs, rows); err != nil {
 		return err
 	}
 	htmlPath, err := report.WriteFile(dir, sha+"-servers.html", page.Bytes())

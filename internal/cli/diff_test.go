@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"contractbench/internal/compare"
 	"contractbench/internal/report"
 )
 
@@ -210,9 +211,9 @@ type diffJSON struct {
 		Tasks []struct {
 			Task, Template, Pair string
 		} `json:"tasks"`
-		Overall    diffGroup   `json:"overall"`
-		ByTag      []diffGroup `json:"by_tag"`
-		ByTemplate []diffGroup `json:"by_template"`
+		Overall    compare.Group   `json:"overall"`
+		ByTag      []compare.Group `json:"by_tag"`
+		ByTemplate []compare.Group `json:"by_template"`
 	} `json:"comparisons"`
 }
 
@@ -235,10 +236,10 @@ func near(t *testing.T, what string, got, want, tol float64) {
 
 // checkPairs checks a group's table, its scores and the one-attempt
 // statistics against the references.
-func checkPairs(t *testing.T, g diffGroup, both, onlyA, onlyB, neither int) {
+func checkPairs(t *testing.T, g compare.Group, both, onlyA, onlyB, neither int) {
 	t.Helper()
 	n := both + onlyA + onlyB + neither
-	if g.Tasks != n || g.Pairs != (diffPairs{Both: both, OnlyA: onlyA, OnlyB: onlyB, Neither: neither}) {
+	if g.Tasks != n || g.Pairs != (compare.Pairs{Both: both, OnlyA: onlyA, OnlyB: onlyB, Neither: neither}) {
 		t.Fatalf("%s: %d tasks, pairs %+v; want %d, {%d %d %d %d}", g.Name, g.Tasks, g.Pairs, n, both, onlyA, onlyB, neither)
 	}
 	ka, kb := both+onlyA, both+onlyB
@@ -281,8 +282,8 @@ func TestDiffWorkedExample(t *testing.T) {
 		t.Fatalf("diff --json: %v", r)
 	}
 	d := decodeDiff(t, r.stdout)
-	if d.SchemaVersion != diffSchemaVersion || len(d.Comparisons) != 1 || d.Alpha != 0.05 {
-		t.Fatalf("schema_version %d, %d comparisons, alpha %v; want %d, 1, 0.05", d.SchemaVersion, len(d.Comparisons), d.Alpha, diffSchemaVersion)
+	if d.SchemaVersion != compare.SchemaVersion || len(d.Comparisons) != 1 || d.Alpha != 0.05 {
+		t.Fatalf("schema_version %d, %d comparisons, alpha %v; want %d, 1, 0.05", d.SchemaVersion, len(d.Comparisons), d.Alpha, compare.SchemaVersion)
 	}
 	c := d.Comparisons[0]
 	if c.Repeats || c.InBoth != 11 || len(c.Tasks) != 10 || strings.Join(c.OnlyA, ",") != "task-12" || strings.Join(c.OnlyB, ",") != "task-13" {
@@ -305,7 +306,7 @@ func TestDiffWorkedExample(t *testing.T) {
 	near(t, "A Wilson low", g.A.WilsonLow, 0.1682, 5e-5)
 	near(t, "B Wilson high", g.B.WilsonHigh, 0.8922, 5e-5)
 	near(t, "McNemar p", g.McNemarP, 12.0/32, 1e-15)
-	if g.Test != diffTestMcNemar || g.P != g.McNemarP || g.Significant || g.Bootstrap != nil || g.Clustered != nil {
+	if g.Test != compare.TestMcNemar || g.P != g.McNemarP || g.Significant || g.Bootstrap != nil || g.Clustered != nil {
 		t.Errorf("decided by %s, p %v, significant %v, bootstrap %v, clustered %v; want McNemar's 0.375, not significant, neither",
 			g.Test, g.P, g.Significant, g.Bootstrap, g.Clustered)
 	}
@@ -367,13 +368,13 @@ func TestDiffRepeats(t *testing.T) {
 	}
 	c := decodeDiff(t, r.stdout).Comparisons[0]
 	g := c.Overall
-	if !c.Repeats || g.Bootstrap == nil || g.Test != diffTestBootstrap || g.Newcombe != nil {
+	if !c.Repeats || g.Bootstrap == nil || g.Test != compare.TestBootstrap || g.Newcombe != nil {
 		t.Fatalf("repeats %v, bootstrap %v, test %s, Newcombe %v; want the bootstrap to decide", c.Repeats, g.Bootstrap, g.Test, g.Newcombe)
 	}
 	if c.Attempts.A["interrupted"] != 1 || c.Attempts.B["error"] != 1 || len(c.LeftOut) != 0 {
 		t.Errorf("attempts left out %+v, tasks left out %+v; want A interrupted 1, B error 1, no task", c.Attempts, c.LeftOut)
 	}
-	if g.Pairs != (diffPairs{Both: 1, OnlyB: 1}) || g.A.Passed != 3 || g.A.Attempts != 5 || g.B.Passed != 5 || g.B.Attempts != 5 {
+	if g.Pairs != (compare.Pairs{Both: 1, OnlyB: 1}) || g.A.Passed != 3 || g.A.Attempts != 5 || g.B.Passed != 5 || g.B.Attempts != 5 {
 		t.Errorf("pairs %+v, A %d/%d, B %d/%d; want both 1, B higher 1, A 3/5, B 5/5", g.Pairs, g.A.Passed, g.A.Attempts, g.B.Passed, g.B.Attempts)
 	}
 	// The differences are {+1, 0}: a resample's mean is 0, 1/2 or 1 with
@@ -529,7 +530,7 @@ func TestDiffTemplates(t *testing.T) {
 			p := 1 - math.Abs(tstat)/math.Sqrt(2+tstat*tstat)
 
 			cl := g.Clustered
-			if cl == nil || g.Test != diffTestClustered {
+			if cl == nil || g.Test != compare.TestClustered {
 				t.Fatalf("clustered %v, test %s; want the clustered interval to decide", cl, g.Test)
 			}
 			if cl.Clusters != 3 || cl.DF != 2 {
@@ -559,7 +560,7 @@ func TestDiffTemplates(t *testing.T) {
 				t.Fatalf("by template: %d groups, want 3", len(c.ByTemplate))
 			}
 			for i, want := range []string{"checkout", "login", "search"} {
-				if tg := c.ByTemplate[i]; tg.Name != want || tg.Test != diffTestMcNemar || tg.Clustered != nil || tg.Tasks != len(d[want]) {
+				if tg := c.ByTemplate[i]; tg.Name != want || tg.Test != compare.TestMcNemar || tg.Clustered != nil || tg.Tasks != len(d[want]) {
 					t.Errorf("template group %d: %s, %d tasks, decided by %s; want %s, %d tasks, by McNemar", i, tg.Name, tg.Tasks, tg.Test, want, len(d[want]))
 				}
 			}
@@ -571,7 +572,7 @@ func TestDiffTemplates(t *testing.T) {
 
 			text := run(t, nil, "diff", a, b)
 			for _, s := range []string{
-				fmt.Sprintf("Clustered by template (3 clusters): 95%% interval %s to %s, p = %s\n", diffPoints(cl.Low), diffPoints(cl.High), diffP(cl.P)),
+				fmt.Sprintf("Clustered by template (3 clusters): 95%% interval %s to %s, p = %s\n", compare.Points(cl.Low), compare.Points(cl.High), compare.PValue(cl.P)),
 				"(clustered by template, as tasks of one template are not independent).\n",
 				"By template (tasks tagged template:NAME)\n",
 			} {

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"net"
@@ -255,7 +256,7 @@ func newPlan(st *State, f *runFlags, ls *loadedSuite) (*runner.Plan, error) {
 	}
 	plan, err := runner.NewPlan(spec)
 	if err != nil {
-		return nil, asUsage(err)
+		return nil, planError(err)
 	}
 	if spec.Web == runner.WebLive || spec.Web == runner.WebRecord {
 		if err := checkNetwork(st, tasks, spec.Web); err != nil {
@@ -311,12 +312,9 @@ func faultSwitch(file string) func() webreplay.Fault {
 // setBrowsers sets how spec's tasks get their browsers: the isolation, how
 // to launch a browser, or the running browsers the workers attach to
 // instead (--browser-url), and the number of workers (-j, by default one
-// per running browser). runner.NewPlan checks that they match.
+// per running browser). runner.NewPlan checks them and sets the
+// isolation's default.
 func setBrowsers(st *State, spec *runner.Spec, f *runFlags, server *servers.Profile) error {
-	isolate, err := isolation(f.isolate, server, f.agentCDP)
-	if err != nil {
-		return err
-	}
 	endpoints, err := browserEndpoints(f.browserURLs)
 	if err != nil {
 		return err
@@ -325,24 +323,32 @@ func setBrowsers(st *State, spec *runner.Spec, f *runFlags, server *servers.Prof
 	if len(endpoints) > 0 && !f.parallelSet {
 		spec.Parallel = len(endpoints)
 	}
-	// Under process isolation a running browser keeps the network it
-	// has: the hermetic web reaches a browser through its launch flags
-	// (host mapping, certificate pin) or a context's proxy, and a shared
-	// default context has neither.
-	if len(endpoints) > 0 && spec.Web != runner.WebLive && isolate == runner.IsolateProcess {
-		why := "--isolate process"
-		if !server.Confined() {
-			why = fmt.Sprintf("server %s cannot be confined to a browser context (its command takes no {browser_context}), so its tasks share the browser's default context", f.server)
-		}
-		return usagef("--browser-url with --web %s: %s, which a running browser cannot be given the %s web in (it is wired in through launch flags or a browser context's proxy); pass --web live to use that browser's own network, or drop --browser-url", spec.Web, why, spec.Web)
-	}
-	spec.Isolate, spec.BrowserURLs, spec.Browsers = isolate, endpoints, f.browsers
+	spec.Isolate, spec.BrowserURLs, spec.Browsers = runner.Isolate(f.isolate), endpoints, f.browsers
+	spec.Server.Unconfined = !server.Confined()
 	spec.Browser = browser.Options{
 		ExecPath:  st.Getenv("CONTRACTBENCH_CHROMIUM"),
 		NoSandbox: st.Root,
 		Env:       servers.ChildEnv(st.Environ()),
 	}
 	return nil
+}
+
+// runFlag names the flag of run that sets each field of a runner.Spec
+// that runner.NewPlan checks.
+var runFlag = map[runner.Field]string{
+	runner.FieldIsolate: "--isolate", runner.FieldParallel: "-j", runner.FieldBrowsers: "--browsers",
+	runner.FieldBrowserURLs: "--browser-url", runner.FieldWeb: "--web", runner.FieldPace: "--pace",
+	runner.FieldResume: "--resume", runner.FieldAgentCDP: "--agent-cdp",
+}
+
+// planError is runner.NewPlan's refusal as a usage error, naming the
+// flags that set the fields it names.
+func planError(err error) error {
+	var fe *runner.FieldError
+	if errors.As(err, &fe) {
+		return usagef("%s", fe.Render(func(f runner.Field) string { return runFlag[f] }))
+	}
+	return asUsage(err)
 }
 
 // setSelection sets the part of the selection the run makes (--shard)
@@ -543,27 +549,6 @@ func paidAgent(st *State, f *runFlags, prices *llm.Prices) (runner.ProviderFunc,
 		return nil, usagef("%s: %v (pass --price %s=IN,OUT[,CACHE_READ,CACHE_WRITE])", p.Name(), err, p.Model())
 	}
 	return func(*suite.Task) (llm.Provider, error) { return newProvider() }, nil
-}
-
-// isolation returns the isolation of a run of the server: flag when given,
-// else context for a server that can be confined to a browser context and
-// process for one that cannot (docs/decisions/0011-browser-per-worker.md).
-// An agent given the browser's raw CDP endpoint (agentCDP) reaches every
-// context of it, so it gets a browser per task too. runner.NewPlan
-// refuses a flag that names neither.
-func isolation(flag string, profile *servers.Profile, agentCDP bool) (runner.Isolate, error) {
-	switch iso := runner.Isolate(flag); {
-	case iso == "" && (!profile.Confined() || agentCDP):
-		return runner.IsolateProcess, nil
-	case iso == "":
-		return runner.IsolateContext, nil
-	case iso == runner.IsolateContext && agentCDP:
-		return "", usagef("--isolate context: --agent-cdp gives the agent the whole browser, every context of it; run it with --isolate process, its default")
-	case iso == runner.IsolateContext && !profile.Confined():
-		return "", usagef("--isolate context: server %s cannot be confined to a browser context (its command takes no {browser_context}: it would list and open tabs outside the task's context); run it with --isolate process, its default", profile.Name())
-	default:
-		return iso, nil
-	}
 }
 
 // browserEndpoints reads --browser-url's values: each a DevTools endpoint

@@ -57,7 +57,8 @@ func TestTheAgentIsResolvedOnce(t *testing.T) {
 }
 
 // The checks of a plan's browsers and isolation are the runner's alone:
-// the command refuses with runner.NewPlan's own words.
+// the command refuses with runner.NewPlan's own words, its fields named
+// by the flags that set them.
 func TestTheBrowserChecksAreThePlans(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -74,7 +75,7 @@ func TestTheBrowserChecksAreThePlans(t *testing.T) {
 		}
 		out := t.TempDir()
 		r := runE2E(t, nil, append([]string{"run", "--suite", suiteDir, "--task", task01, "--out", out}, tc.flags...)...)
-		if want := "contractbench: " + err.Error() + "\n"; r.code != exitUsage || r.stderr != want {
+		if want := "contractbench: " + planError(err).Error() + "\n"; r.code != exitUsage || r.stderr != want {
 			t.Errorf("run %s: want exit %d and stderr %q, got:\n%v", strings.Join(tc.flags, " "), exitUsage, want, r)
 		}
 	}
@@ -103,5 +104,15 @@ func copyTree(t *testing.T, from, to string) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Every field runner.NewPlan can refuse is named by the flag that sets it.
+func TestEveryPlanFieldHasAFlag(t *testing.T) {
+	t.Parallel()
+	for _, f := range runner.Fields {
+		if runFlag[f] == "" {
+			t.Errorf("runner field %q has no flag in runFlag", f)
+		}
 	}
 }

@@ -8,7 +8,8 @@
 // baseline gate that decides whether a run may pass CI.
 //
 // Every view renders the same Run; none of them computes anything another
-// view could disagree with. Screenshots and the judge's step thumbnails are
+// view could disagree with. Comparing runs (diff, the board, the servers
+// side by side) is package compare's, which reads these Runs. Screenshots and the judge's step thumbnails are
 // written beside the report as PNG and JPEG files and referenced by name in
 // the JSON and Markdown, never embedded there; the HTML page embeds them
 // so it can travel alone (LoadImages reads them back for a stored report).
@@ -37,7 +38,7 @@
 // difference a comparison of runs of this size could detect, under
 // DetectablePlan. A run with a trust label (TrustLabel) has none of the
 // last two: its one number is Held, how often the contract held, which
-// every view, the verdict lines and the board give on a line of its own
+// every view and the verdict lines give on a line of its own
 // and which never counts as a pass. docs/statistics.md defines each.
 //
 // # The baseline gate
@@ -57,7 +58,7 @@
 //
 // report depends on package contract (for Evidence and Observation),
 // package stats (for pass@k, pass^k, the detectable difference and the
-// board's tests, so that every view shows the numbers of the one
+// intervals, so that every view shows the numbers of the one
 // implementation docs/statistics.md defines) and the standard library
 // only. It never imports the runner, agent, LLM or
 // tool-server code, never reads the environment and never prints: callers

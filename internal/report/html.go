@@ -26,7 +26,7 @@ import (
 // inlined into every file: the report must work offline and attached to a
 // CI run, so it loads nothing.
 //
-//go:embed html/report.tmpl html/report.css html/report.js html/servers.tmpl html/board.tmpl
+//go:embed html/report.tmpl html/report.css html/report.js
 var htmlFiles embed.FS
 
 var htmlTemplate = template.Must(template.New("report.tmpl").Funcs(template.FuncMap{

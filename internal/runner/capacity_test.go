@@ -3,6 +3,7 @@ package runner_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strings"
 	"sync"
@@ -178,8 +179,10 @@ func TestNewPlanRefusesBrowsers(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := newConfig(t, task(t, exampleTask))
 			tt.edit(&cfg.Spec)
-			if _, err := runner.NewPlan(cfg.Spec); err == nil || !strings.HasPrefix(err.Error(), "--browsers ") {
-				t.Errorf("NewPlan = %v; want a refusal naming --browsers", err)
+			_, err := runner.NewPlan(cfg.Spec)
+			var fe *runner.FieldError
+			if !errors.As(err, &fe) || fe.Fields[0] != runner.FieldBrowsers || !strings.HasPrefix(err.Error(), "browsers ") {
+				t.Errorf("NewPlan = %v; want a refusal naming the browsers field first", err)
 			}
 		})
 	}

@@ -166,6 +166,10 @@ type Server struct {
 	// They are offered only to a task that lists them in allow_unsafe, and
 	// a task that called one is tainted: reported, never passed.
 	Unsafe map[string]string
+	// Unconfined says the server cannot be confined to a browser context
+	// (its command takes no {browser_context}): it would list and open
+	// tabs outside the task's, so its tasks need a browser each.
+	Unconfined bool
 }
 
 // Plan is one run decided in full before it starts: the attempts it
@@ -182,23 +186,22 @@ type Plan struct {
 	kept []*report.TaskResult
 }
 
-// NewPlan checks spec and makes it a plan. Its errors name the flags of
-// contractbench run that set what is wrong; the checks are made here
-// alone.
+// NewPlan checks spec and makes it a plan. The checks of a run's settings
+// are made here alone; an error of one is a *FieldError naming the
+// fields of spec that are wrong, for the command to name as it sets them.
 func NewPlan(spec Spec) (*Plan, error) {
 	p := &Plan{spec: spec}
 	s := &p.spec
 	s.Repeat, s.Parallel = max(s.Repeat, 1), max(s.Parallel, 1)
 	s.Processors, s.JudgeTimeout = cmp.Or(s.Processors, runtime.NumCPU()), cmp.Or(s.JudgeTimeout, judgeTimeout)
-	s.Isolate = cmp.Or(s.Isolate, IsolateContext)
-	if s.Isolate != IsolateContext && s.Isolate != IsolateProcess {
-		return nil, fmt.Errorf("unknown --isolate %q: want %s or %s", s.Isolate, IsolateContext, IsolateProcess)
+	if err := checkIsolation(s); err != nil {
+		return nil, err
 	}
 	if err := checkBrowsers(s); err != nil {
 		return nil, err
 	}
 	if s.Pace.On() && (s.Agent.Exec != nil || s.Pace.Fixed < 0 || s.Pace.Jitter < 0) {
-		return nil, fmt.Errorf("--pace: paces a replayed agent only, by a duration of zero or more")
+		return nil, fieldErrorf("{pace}: paces a replayed agent only, by a duration of zero or more")
 	}
 	p.settings = settingsOf(s)
 	kept, err := finished(s, p.settings)
@@ -223,21 +226,54 @@ func NewPlan(spec Spec) (*Plan, error) {
 	return p, nil
 }
 
+// checkIsolation checks how the tasks of s are kept apart, and sets the
+// default: context for a server that can be confined to a browser context,
+// process for one that cannot (docs/decisions/0011-browser-per-worker.md)
+// and for an agent given the browser's raw CDP endpoint, which reaches
+// every context of it.
+func checkIsolation(s *Spec) error {
+	cdp := s.Agent.Exec != nil && s.Agent.Exec.CDP
+	switch {
+	case s.Isolate == "" && (s.Server.Unconfined || cdp):
+		s.Isolate = IsolateProcess
+	case s.Isolate == "":
+		s.Isolate = IsolateContext
+	case s.Isolate != IsolateContext && s.Isolate != IsolateProcess:
+		return fieldErrorf("unknown {isolate} %q: want %s or %s", s.Isolate, IsolateContext, IsolateProcess)
+	case s.Isolate == IsolateContext && cdp:
+		return fieldErrorf("{isolate} context: {agent_cdp} gives the agent the whole browser, every context of it; run it with {isolate} process, its default")
+	case s.Isolate == IsolateContext && s.Server.Unconfined:
+		return fieldErrorf("{isolate} context: server %s cannot be confined to a browser context (its command takes no {browser_context}: it would list and open tabs outside the task's context); run it with {isolate} process, its default", s.Server.Name)
+	}
+	// Under process isolation a running browser keeps the network it
+	// has: the hermetic web reaches a browser through its launch flags
+	// (host mapping, certificate pin) or a context's proxy, and a shared
+	// default context has neither.
+	if len(s.BrowserURLs) > 0 && s.Web != WebLive && s.Isolate == IsolateProcess {
+		why := "{isolate} process"
+		if s.Server.Unconfined {
+			why = fmt.Sprintf("server %s cannot be confined to a browser context (its command takes no {browser_context}), so its tasks share the browser's default context", s.Server.Name)
+		}
+		return fieldErrorf("{browser_urls} with {web} %s: %s, which a running browser cannot be given the %s web in (it is wired in through launch flags or a browser context's proxy); pass {web} live to use that browser's own network, or drop {browser_urls}", s.Web, why, s.Web)
+	}
+	return nil
+}
+
 // checkBrowsers checks how many browsers the workers of s share, and sets
 // the default: one a worker, or one an endpoint of BrowserURLs.
 func checkBrowsers(s *Spec) error {
 	n := len(s.BrowserURLs)
 	switch {
 	case s.Browsers < 0:
-		return fmt.Errorf("--browsers %d: want 1 or more", s.Browsers)
+		return fieldErrorf("{browsers} %d: want 1 or more", s.Browsers)
 	case s.Browsers > s.Parallel:
-		return fmt.Errorf("--browsers %d with -j %d: more browsers than workers; a browser serves at least one worker", s.Browsers, s.Parallel)
+		return fieldErrorf("{browsers} %d with {parallel} %d: more browsers than workers; a browser serves at least one worker", s.Browsers, s.Parallel)
 	case s.Browsers > 0 && s.Browsers < s.Parallel && s.Isolate != IsolateContext:
-		return fmt.Errorf("--browsers %d with -j %d: under --isolate %s every task has a Chromium of its own (a server that cannot be confined to a browser context needs one), so -j is also the number of browsers, and memory bounds it: about 330 MiB for the browser of each task, and the tool server's process besides; share browsers with --isolate context, on a server confined to a context (the built-in one)", s.Browsers, s.Parallel, s.Isolate)
+		return fieldErrorf("{browsers} %d with {parallel} %d: under {isolate} %s every task has a Chromium of its own (a server that cannot be confined to a browser context needs one), so {parallel} is also the number of browsers, and memory bounds it: about 330 MiB for the browser of each task, and the tool server's process besides; share browsers with {isolate} context, on a server confined to a context (the built-in one)", s.Browsers, s.Parallel, s.Isolate)
 	case n > 0 && s.Browsers == 0 && n != s.Parallel:
-		return fmt.Errorf("--browser-url: %d browser endpoints for -j %d: each worker needs a browser of its own (pass as many endpoints as -j, or leave -j out)", n, s.Parallel)
+		return fieldErrorf("{browser_urls}: %d browser endpoints for {parallel} %d: each worker needs a browser of its own (pass as many endpoints as {parallel}, or leave {parallel} out)", n, s.Parallel)
 	case n > 0 && s.Browsers > 0 && s.Browsers != n:
-		return fmt.Errorf("--browsers %d with %d --browser-url endpoints: the workers share the endpoints given, so pass as many", s.Browsers, n)
+		return fieldErrorf("{browsers} %d with %d {browser_urls} endpoints: the workers share the endpoints given, so pass as many", s.Browsers, n)
 	}
 	if s.Browsers == 0 {
 		s.Browsers = cmp.Or(n, s.Parallel)
@@ -282,10 +318,10 @@ func finished(s *Spec, set report.Settings) (map[report.Attempt]report.TaskResul
 	}
 	now := &report.Run{GitSHA: s.GitSHA, Settings: set, Provenance: s.Provenance}
 	if err := report.SameQuestion(prior, now); err != nil {
-		return nil, fmt.Errorf("--resume: not the same run: %w", err)
+		return nil, fieldErrorf("{resume}: not the same run: %w", err)
 	}
 	if !reflect.DeepEqual(prior.Settings.Shard, set.Shard) {
-		return nil, fmt.Errorf("--resume: it is shard %v, this run is %v", prior.Settings.Shard, set.Shard)
+		return nil, fieldErrorf("{resume}: it is shard %v, this run is %v", prior.Settings.Shard, set.Shard)
 	}
 	out := map[report.Attempt]report.TaskResult{}
 	for _, res := range prior.Results {

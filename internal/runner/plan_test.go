@@ -2,6 +2,7 @@ package runner_test
 
 import (
 	"context"
+	"errors"
 	"reflect"
 	"slices"
 	"strings"
@@ -88,7 +89,7 @@ func TestPlanDerivesItsSettings(t *testing.T) {
 	}
 }
 
-// Every check of a spec is NewPlan's, and says which flag to change.
+// Every check of a spec is NewPlan's, and names the fields to change.
 func TestNewPlanRefuses(t *testing.T) {
 	tests := []struct {
 		name string
@@ -96,12 +97,21 @@ func TestNewPlanRefuses(t *testing.T) {
 		want string
 	}{
 		{"one browser for two workers", func(s *runner.Spec) { s.Parallel, s.BrowserURLs = 2, []string{"http://127.0.0.1:9222"} },
-			"--browser-url: 1 browser endpoints for -j 2: each worker needs a browser of its own (pass as many endpoints as -j, or leave -j out)"},
+			"browser_urls: 1 browser endpoints for parallel 2: each worker needs a browser of its own (pass as many endpoints as parallel, or leave parallel out)"},
 		{"unknown isolation", func(s *runner.Spec) { s.Isolate = "thread" },
-			`unknown --isolate "thread": want context or process`},
+			`unknown isolate "thread": want context or process`},
+		{"a context for an agent given the whole browser", func(s *runner.Spec) {
+			s.Isolate, s.Agent.Exec = runner.IsolateContext, &runner.ExecAgent{CDP: true}
+		}, "isolate context: agent_cdp gives the agent the whole browser, every context of it; run it with isolate process, its default"},
+		{"a context for a server that cannot be confined to one", func(s *runner.Spec) {
+			s.Isolate, s.Server.Unconfined = runner.IsolateContext, true
+		}, "isolate context: server builtin cannot be confined to a browser context (its command takes no {browser_context}: it would list and open tabs outside the task's context); run it with isolate process, its default"},
+		{"a running browser under process isolation", func(s *runner.Spec) {
+			s.Server.Unconfined, s.BrowserURLs = true, []string{"http://127.0.0.1:9222"}
+		}, "browser_urls with web replay: server builtin cannot be confined to a browser context (its command takes no {browser_context}), so its tasks share the browser's default context, which a running browser cannot be given the replay web in (it is wired in through launch flags or a browser context's proxy); pass web live to use that browser's own network, or drop browser_urls"},
 		{"a resumed run of another question", func(s *runner.Spec) {
 			s.Resume = &report.Run{Settings: report.Settings{Suite: s.Suite.Dir, Agent: "replay"}}
-		}, `--resume: not the same run: settings.agent differs: "replay" against "reference"`},
+		}, `resume: not the same run: settings.agent differs: "replay" against "reference"`},
 		{"a resumed run of another shard", func(s *runner.Spec) {
 			p, err := runner.NewPlan(*s)
 			if err != nil {
@@ -109,15 +119,16 @@ func TestNewPlanRefuses(t *testing.T) {
 			}
 			s.Resume = &report.Run{Settings: p.Settings()}
 			s.Shard = &report.Shard{Index: 1, Count: 2}
-		}, "--resume: it is shard <nil>, this run is 1/2"},
+		}, "resume: it is shard <nil>, this run is 1/2"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := newConfig(t, task(t, exampleTask))
 			tt.edit(&cfg.Spec)
 			p, err := runner.NewPlan(cfg.Spec)
-			if err == nil || err.Error() != tt.want {
-				t.Errorf("NewPlan = %v, %v; want the error %q", p, err, tt.want)
+			var fe *runner.FieldError
+			if !errors.As(err, &fe) || err.Error() != tt.want {
+				t.Errorf("NewPlan = %v, %v; want the *FieldError %q", p, err, tt.want)
 			}
 		})
 	}

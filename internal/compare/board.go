@@ -1,4 +1,4 @@
-package report
+package compare
 
 import (
 	"cmp"
@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"contractbench/internal/report"
 	"contractbench/internal/stats"
 )
 
@@ -25,7 +26,7 @@ var boardTemplate = template.Must(template.New("board.tmpl").Funcs(template.Func
 
 // BoardRun is one run on the board.
 type BoardRun struct {
-	Run *Run
+	Run *report.Run
 	// Link is the run's report relative to the board page, with '/'
 	// separators: its HTML page when there is one, else its JSON.
 	Link string
@@ -105,8 +106,8 @@ type boardRow struct {
 
 	score, low float64
 	name       string
-	// first is whether the first judged attempt at each task passed.
-	first map[string]bool
+	// tasks is the run as match pairs it with another.
+	tasks *Run
 }
 
 // boardPair is a run tested against the run ranked below it.
@@ -119,7 +120,7 @@ type boardPair struct {
 }
 
 func newBoardPage(runs []BoardRun) (*boardPage, error) {
-	css, err := htmlFiles.ReadFile("html/report.css")
+	css, err := report.StyleSheet()
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +128,7 @@ func newBoardPage(runs []BoardRun) (*boardPage, error) {
 		CSS:   template.CSS(css),
 		Runs:  len(runs),
 		Level: strconv.FormatFloat(significanceLevel, 'f', -1, 64),
-		Note:  comparabilityNote,
+		Note:  report.ComparabilityNote,
 	}
 	index := map[[2]string]*boardGroup{}
 	for i, br := range runs {
@@ -140,7 +141,7 @@ func newBoardPage(runs []BoardRun) (*boardPage, error) {
 		g := index[key]
 		if g == nil {
 			g = &boardGroup{
-				Suite:      orNone(r.Settings.Suite),
+				Suite:      report.OrNone(r.Settings.Suite),
 				FullDigest: digest,
 				Digest:     digest[:12],
 				Tasks:      len(boardTasks(r)),
@@ -182,23 +183,23 @@ func newBoardPage(runs []BoardRun) (*boardPage, error) {
 // the run's Summary, as its own report gives them.
 func newBoardRow(br BoardRun) *boardRow {
 	r := br.Run
-	s := Summarize(r)
+	s := report.Summarize(r)
 	set := r.Settings
 	row := &boardRow{
-		Agent:      orNone(set.Agent),
+		Agent:      report.OrNone(set.Agent),
 		Model:      cmp.Or(set.Model, "—"),
-		Server:     orNone(set.Server),
-		ServerNote: orNone(set.Web) + " web",
+		Server:     report.OrNone(set.Server),
+		ServerNote: report.OrNone(set.Web) + " web",
 		GitSHA:     r.GitSHA[:min(len(r.GitSHA), 12)],
-		Notes:      runNotes(r),
+		Notes:      boardNotes(r),
 		Passed:     s.Passed,
 		Total:      s.Total,
-		Score:      percent(s.Score),
-		Interval:   percent(s.Wilson95Low) + "–" + percent(s.Wilson95High),
+		Score:      report.Percent(s.Score),
+		Interval:   report.Percent(s.Wilson95Low) + "–" + report.Percent(s.Wilson95High),
 		BarLow:     bar(s.Wilson95Low),
 		BarWidth:   bar(s.Wilson95High - s.Wilson95Low),
 		BarMark:    bar(s.Score),
-		MedianTime: seconds(s.MedianDurationMS),
+		MedianTime: report.Seconds(s.MedianDurationMS),
 		Trust:      boardTrusted,
 		// The link is a path; as a URL its segments are escaped and a
 		// colon in the first cannot be read as a scheme.
@@ -206,11 +207,11 @@ func newBoardRow(br BoardRun) *boardRow {
 		score: s.Score,
 		low:   s.Wilson95Low,
 		name:  strings.Join([]string{set.Agent, set.Model, set.Server, br.Link}, "\x00"),
-		first: firstAttempts(r),
+		tasks: NewRun("", br.Link, r),
 	}
 	// The label says what played the agent when that is not a model the
 	// next column names: replayed transcripts, reference solutions.
-	if label := AgentLabel(set); !strings.HasPrefix(label, set.Agent+" model") {
+	if label := report.AgentLabel(set); !strings.HasPrefix(label, set.Agent+" model") {
 		row.AgentLabel = label
 	}
 	if pkg := r.Provenance.ServerPackage; pkg != "" {
@@ -228,13 +229,13 @@ func newBoardRow(br BoardRun) *boardRow {
 		return row
 	}
 	if pk := s.PassK; pk != nil {
-		row.PassK = fmt.Sprintf("pass^%d %s", pk.K, percent(pk.At().PassHatK))
+		row.PassK = fmt.Sprintf("pass^%d %s", pk.K, report.Percent(pk.At().PassHatK))
 	}
 	return row
 }
 
-// runNotes are what a reader must know of a run before trusting its row.
-func runNotes(r *Run) []string {
+// boardNotes are what a reader must know of a run before trusting its row.
+func boardNotes(r *report.Run) []string {
 	var notes []string
 	if r.Incomplete {
 		notes = append(notes, "incomplete")
@@ -245,43 +246,15 @@ func runNotes(r *Run) []string {
 	return notes
 }
 
-// firstAttempts is whether the first finished attempt at each task of r
-// passed. As in contractbench diff, an attempt the harness broke (error)
-// or that was interrupted says nothing about the agent and is left out
-// of the paired test, rather than counted against it.
-func firstAttempts(r *Run) map[string]bool {
-	first := map[string]bool{}
-	attempt := map[string]int{}
-	for _, res := range r.Results {
-		if !Finished(res) {
-			continue
-		}
-		if a, ok := attempt[res.Task]; !ok || res.Attempt < a {
-			attempt[res.Task] = res.Attempt
-			first[res.Task] = res.Outcome.Passed()
-		}
-	}
-	return first
-}
-
 // comparePair tests a against b, the run ranked below it, on the first
-// finished attempt of every task both finished: one outcome per task and run,
-// as the exact McNemar test needs.
+// finished attempt of every task both finished and match compares (the
+// tasks diff compares): one outcome per task and run, as the exact
+// McNemar test needs. As in diff, an attempt the harness broke (error) or
+// that was interrupted says nothing about the agent and is left out of
+// the test, rather than counted against it.
 func comparePair(a, b *boardRow) *boardPair {
 	p := &boardPair{}
-	for task, pa := range a.first {
-		pb, ok := b.first[task]
-		if !ok {
-			continue
-		}
-		p.Shared++
-		switch {
-		case pa && !pb:
-			p.OnlyThis++
-		case pb && !pa:
-			p.OnlyNext++
-		}
-	}
+	p.OnlyThis, p.OnlyNext, p.Shared = match(a.tasks, b.tasks).FirstPairs()
 	v := stats.McNemarExact(p.OnlyThis, p.OnlyNext)
 	p.Significant = v < significanceLevel
 	p.P = strconv.FormatFloat(v, 'f', 3, 64)
@@ -293,7 +266,7 @@ func comparePair(a, b *boardRow) *boardPair {
 
 // boardTasks returns the tasks of r, sorted: its selection and any task a
 // result names besides.
-func boardTasks(r *Run) []string {
+func boardTasks(r *report.Run) []string {
 	tasks := slices.Clone(r.Settings.Tasks)
 	for _, res := range r.Results {
 		tasks = append(tasks, res.Task)
@@ -312,8 +285,8 @@ func boardTasks(r *Run) []string {
 // unrecorded and is returned: such a run shares a ranking only with runs
 // that lack the same records, never with runs whose version of the task
 // is known.
-func boardDigest(r *Run) (digest string, unrecorded []string) {
-	inputs := map[string]*TaskProvenance{}
+func boardDigest(r *report.Run) (digest string, unrecorded []string) {
+	inputs := map[string]*report.TaskProvenance{}
 	for _, res := range r.Results {
 		if p := res.Provenance; p != nil && p.Spec != "" && inputs[res.Task] == nil {
 			inputs[res.Task] = p

@@ -1,13 +1,14 @@
-package report
+package compare
 
 import (
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
+
+	"contractbench/internal/report"
+	"contractbench/internal/stats"
 )
 
 // ServerRow sums up one run of a suite against one tool server, for
@@ -33,7 +34,7 @@ type ServerRow struct {
 
 // CompareRow computes the row of run, a run against one server whose page
 // tools are pageTools.
-func CompareRow(server string, run *Run, pageTools []string) ServerRow {
+func CompareRow(server string, run *report.Run, pageTools []string) ServerRow {
 	row := ServerRow{Server: server, Total: len(run.Results), Trust: run.Settings.Trust}
 	var calls, callBytes, pageBytes, callMS, taskMS []float64
 	for _, r := range run.Results {
@@ -53,12 +54,12 @@ func CompareRow(server string, run *Run, pageTools []string) ServerRow {
 			}
 		}
 	}
-	row.MedianToolCalls = median(calls)
-	row.MedianCallBytes = median(callBytes)
+	row.MedianToolCalls = report.Median(calls)
+	row.MedianCallBytes = report.Median(callBytes)
 	row.P90CallBytes = percentile(callBytes, 0.9)
-	row.MedianPageBytes = median(pageBytes)
-	row.MedianCallMS = median(callMS)
-	row.MedianTaskMS = median(taskMS)
+	row.MedianPageBytes = report.Median(pageBytes)
+	row.MedianCallMS = report.Median(callMS)
+	row.MedianTaskMS = report.Median(taskMS)
 	return row
 }
 
@@ -113,25 +114,52 @@ func WriteComparison(w io.Writer, rows []ServerRow, base string) error {
 	return err
 }
 
-// WriteFile writes data to dir/name atomically (a temporary file renamed
-// into place), creating dir, and returns the file's path: for views, such
-// as the server comparison, written beside a run's report.
-func WriteFile(dir, name string, data []byte) (string, error) {
-	if !safeName(name) {
-		return "", fmt.Errorf("report file name %q is not a plain file name", name)
+// ServerPair is a server's run tested against the base server's run with
+// the exact McNemar test, on the first finished attempt of every task
+// match compares: the pairs and p-value the board gives two neighbouring
+// runs, and diff two runs of one attempt per task.
+type ServerPair struct {
+	Server string `json:"server"`
+	// Shared counts the tasks compared; OnlyServer and OnlyBase those
+	// only one of the two passed.
+	Shared     int     `json:"shared"`
+	OnlyServer int     `json:"only_server"`
+	OnlyBase   int     `json:"only_base"`
+	P          float64 `json:"mcnemar_exact_p"`
+}
+
+// PairsWithBase tests every server's run but base's against base's; nil
+// when base is not among runs.
+func PairsWithBase(runs []ServerRun, base string) []ServerPair {
+	i := slices.IndexFunc(runs, func(r ServerRun) bool { return r.Server == base })
+	if i < 0 {
+		return nil
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", err
+	ref := NewRun("", base, runs[i].Run)
+	var out []ServerPair
+	for _, r := range runs {
+		if r.Server == base {
+			continue
+		}
+		onlyBase, onlyServer, shared := match(ref, NewRun("", r.Server, r.Run)).FirstPairs()
+		out = append(out, ServerPair{Server: r.Server, Shared: shared, OnlyServer: onlyServer, OnlyBase: onlyBase,
+			P: stats.McNemarExact(onlyServer, onlyBase)})
 	}
-	temp, err := writeTemp(dir, name, data)
-	if err != nil {
-		os.Remove(temp)
-		return "", err
+	return out
+}
+
+// WriteServerPairs writes pairs, each server against base, as a Markdown
+// table.
+func WriteServerPairs(w io.Writer, pairs []ServerPair, base string) error {
+	if len(pairs) == 0 {
+		return nil
 	}
-	path := filepath.Join(dir, name)
-	if err := os.Rename(temp, path); err != nil {
-		os.Remove(temp)
-		return "", err
+	var b strings.Builder
+	fmt.Fprintf(&b, "\nEach server against %s on the first finished attempt of every task both finished (exact McNemar test):\n\n", base)
+	fmt.Fprintf(&b, "| server | tasks | passed only here | passed only on %s | p |\n| --- | ---: | ---: | ---: | ---: |\n", base)
+	for _, p := range pairs {
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %s |\n", p.Server, p.Shared, p.OnlyServer, p.OnlyBase, PValue(p.P))
 	}
-	return path, nil
+	_, err := io.WriteString(w, b.String())
+	return err
 }

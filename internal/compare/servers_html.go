@@ -1,10 +1,18 @@
-package report
+package compare
 
 import (
+	"embed"
 	"fmt"
 	"html/template"
 	"io"
+
+	"contractbench/internal/report"
 )
+
+// The pages of comparisons: the servers side by side, and the board.
+//
+//go:embed html/servers.tmpl html/board.tmpl
+var htmlFiles embed.FS
 
 var serversTemplate = template.Must(template.New("servers.tmpl").ParseFS(htmlFiles, "html/servers.tmpl"))
 
@@ -12,7 +20,7 @@ var serversTemplate = template.Must(template.New("servers.tmpl").ParseFS(htmlFil
 // HTML report beside the comparison page.
 type ServerRun struct {
 	Server string
-	Run    *Run
+	Run    *report.Run
 	// HTMLFile is the file name of the server's report page, to link
 	// each result to.
 	HTMLFile string
@@ -22,12 +30,12 @@ type ServerRun struct {
 // rows of WriteComparison, then every task with its result on each server
 // side by side, each linking to the result in that server's report.
 func WriteComparisonHTML(w io.Writer, title string, runs []ServerRun, rows []ServerRow) error {
-	css, err := htmlFiles.ReadFile("html/report.css")
+	css, err := report.StyleSheet()
 	if err != nil {
 		return err
 	}
 	type cell struct {
-		Outcome          Outcome
+		Outcome          report.Outcome
 		ToolCalls        int
 		ResponseBytes    int64
 		Duration, Failed string
@@ -48,10 +56,10 @@ func WriteComparisonHTML(w io.Writer, title string, runs []ServerRun, rows []Ser
 	index := map[string]int{}
 	for si, sr := range runs {
 		page.Servers = append(page.Servers, sr.Server)
-		rep := repeated(sr.Run)
+		rep := report.Repeated(sr.Run)
 		for i := range sr.Run.Results {
 			res := &sr.Run.Results[i]
-			name := resultName(res, rep)
+			name := report.ResultName(res, rep)
 			ti, ok := index[name]
 			if !ok {
 				ti = len(page.Tasks)
@@ -62,11 +70,11 @@ func WriteComparisonHTML(w io.Writer, title string, runs []ServerRun, rows []Ser
 				Outcome:       res.Outcome,
 				ToolCalls:     res.ToolCalls,
 				ResponseBytes: res.ResponseBytes,
-				Duration:      seconds(float64(res.DurationMS)),
+				Duration:      report.Seconds(float64(res.DurationMS)),
 				Failed:        res.Failed.String(),
 				// HTMLFile is a plain file name (WriteFiles makes it
 				// of letters, digits, '.', '-' and '_').
-				Link: template.URL(sr.HTMLFile + "#" + resultAnchor(i)),
+				Link: template.URL(sr.HTMLFile + "#" + report.ResultAnchor(i)),
 			}
 		}
 	}

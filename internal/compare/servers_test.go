@@ -1,18 +1,18 @@
-package report
+package compare
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"contractbench/internal/report"
 )
 
 func TestCompare(t *testing.T) {
-	run := func(outcomes []Outcome, pageBytes, otherBytes int64) *Run {
-		r := &Run{}
+	run := func(outcomes []report.Outcome, pageBytes, otherBytes int64) *report.Run {
+		r := &report.Run{}
 		for i, o := range outcomes {
-			r.Results = append(r.Results, TaskResult{Task: string(rune('a' + i)), Attempt: 1, Outcome: o, ToolCalls: 2, DurationMS: 1000 * int64(i+1),
-				Calls: []Call{
+			r.Results = append(r.Results, report.TaskResult{Task: string(rune('a' + i)), Attempt: 1, Outcome: o, ToolCalls: 2, DurationMS: 1000 * int64(i+1),
+				Calls: []report.Call{
 					{Seq: 1, Tool: "snap", ResponseBytes: pageBytes, DurationMS: 100},
 					{Seq: 2, Tool: "click", ResponseBytes: otherBytes, DurationMS: 300},
 					{Seq: 3, Tool: "evaluate", ResponseBytes: 99999, Refused: true},
@@ -20,8 +20,8 @@ func TestCompare(t *testing.T) {
 		}
 		return r
 	}
-	peer := CompareRow("peer", run([]Outcome{OutcomePassed, OutcomePassed, OutcomeFailed}, 9000, 100), []string{"snap"})
-	ours := CompareRow("ours", run([]Outcome{OutcomePassed, OutcomePassed, OutcomePassed}, 3000, 100), []string{"snap"})
+	peer := CompareRow("peer", run([]report.Outcome{report.OutcomePassed, report.OutcomePassed, report.OutcomeFailed}, 9000, 100), []string{"snap"})
+	ours := CompareRow("ours", run([]report.Outcome{report.OutcomePassed, report.OutcomePassed, report.OutcomePassed}, 3000, 100), []string{"snap"})
 	want := ServerRow{Server: "ours", Passed: 3, Total: 3, MedianToolCalls: 2, MedianCallBytes: 1550, P90CallBytes: 3000,
 		MedianPageBytes: 3000, MedianCallMS: 200, MedianTaskMS: 2000}
 	if ours != want {
@@ -42,28 +42,6 @@ func TestCompare(t *testing.T) {
 	}
 }
 
-func TestWriteFile(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "reports")
-	path, err := WriteFile(dir, "abc-servers.md", []byte("| table |\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil || string(data) != "| table |\n" {
-		t.Errorf("read back %q, %v", data, err)
-	}
-	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o644 {
-		t.Errorf("mode %v, %v; want 0644 like the other report files", fi.Mode().Perm(), err)
-	}
-	entries, _ := os.ReadDir(dir)
-	if len(entries) != 1 {
-		t.Errorf("%d files in the report folder, want only the written one (no temporary left)", len(entries))
-	}
-	if _, err := WriteFile(dir, "../escape.md", nil); err == nil {
-		t.Error("WriteFile accepted a name with a path in it")
-	}
-}
-
 // TestComparisonHTMLGolden pins the page of servers side by side: the
 // builtin server's fixture run against a peer on which task-03 passed and
 // task-05 timed out. Run with -update after an intended change.
@@ -71,8 +49,8 @@ func TestComparisonHTMLGolden(t *testing.T) {
 	t.Parallel()
 	ours, peer := testRun(t), testRun(t)
 	peer.Settings.Server = "playwright"
-	peer.Results[2].Outcome, peer.Results[2].Failed = OutcomePassed, nil
-	peer.Results[4].Outcome = OutcomeTimeout
+	peer.Results[2].Outcome, peer.Results[2].Failed = report.OutcomePassed, nil
+	peer.Results[4].Outcome = report.OutcomeTimeout
 	runs := []ServerRun{
 		{Server: "builtin", Run: ours, HTMLFile: "4f2a9c1-builtin.html"},
 		{Server: "playwright", Run: peer, HTMLFile: "4f2a9c1-playwright.html"},
@@ -92,4 +70,16 @@ func TestComparisonHTMLGolden(t *testing.T) {
 		}
 	}
 	checkGolden(t, "servers.golden.html", []byte(b.String()))
+}
+
+func TestComparisonShowsTrust(t *testing.T) {
+	t.Parallel()
+	run := &report.Run{Settings: report.Settings{Trust: report.TrustUnrestricted}, Results: []report.TaskResult{{Task: "t", Outcome: report.OutcomeTainted, Trust: report.TrustUnrestricted}}}
+	var b strings.Builder
+	if err := WriteComparison(&b, []ServerRow{CompareRow("builtin", run, nil)}, "builtin"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "| builtin (trust: unrestricted agent) | 0 / 1 |") {
+		t.Errorf("comparison does not label the row:\n%s", b.String())
+	}
 }

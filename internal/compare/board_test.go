@@ -1,4 +1,4 @@
-package report
+package compare
 
 import (
 	"bytes"
@@ -23,6 +23,7 @@ import (
 
 	"contractbench/internal/browser"
 	"contractbench/internal/contract"
+	"contractbench/internal/report"
 )
 
 // boardTestRun is a run of the suite "demo" with one task per element of
@@ -30,13 +31,13 @@ import (
 // holds 'P' and failed where it holds 'F' ("PPF": three attempts, two
 // passed). version is the version of every task's spec, so runs of
 // different versions have different digests.
-func boardTestRun(agent, model, version string, usd float64, attempts ...string) *Run {
-	r := &Run{
-		SchemaVersion: SchemaVersion,
+func boardTestRun(agent, model, version string, usd float64, attempts ...string) *report.Run {
+	r := &report.Run{
+		SchemaVersion: report.SchemaVersion,
 		GitSHA:        fmt.Sprintf("%x", sha256.Sum256([]byte(agent+model+version))),
 		Started:       time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC),
 		DurationMS:    60000,
-		Settings: Settings{
+		Settings: report.Settings{
 			Suite: "demo", Agent: agent, Model: model, Server: "builtin", Web: "replay",
 			Repeat: len(attempts[0]), Parallel: 1, AllTasks: true,
 		},
@@ -45,21 +46,21 @@ func boardTestRun(agent, model, version string, usd float64, attempts ...string)
 		task := fmt.Sprintf("t%02d", ti+1)
 		r.Settings.Tasks = append(r.Settings.Tasks, task)
 		for ai, o := range outcomes {
-			res := TaskResult{
-				Task: task, Attempt: ai + 1, Outcome: OutcomePassed,
+			res := report.TaskResult{
+				Task: task, Attempt: ai + 1, Outcome: report.OutcomePassed,
 				DurationMS: int64(1000 + 100*ti), ToolCalls: 3,
-				Tokens: Tokens{Input: 1000, Output: 100, CacheRead: 400},
+				Tokens: report.Tokens{Input: 1000, Output: 100, CacheRead: 400},
 				USD:    usd,
 				Evidence: []contract.Evidence{{Path: "postconditions[0]", Kind: contract.KindURL, Passed: o == 'P',
 					Expected: "URL matches ^https://demo\\.test/$", Seen: "https://demo.test/"}},
-				Provenance: &TaskProvenance{
+				Provenance: &report.TaskProvenance{
 					Spec:     fmt.Sprintf("sha256:%x", sha256.Sum256([]byte("spec "+version+task))),
 					Contract: fmt.Sprintf("sha256:%x", sha256.Sum256([]byte("contract "+version+task))),
 				},
 			}
 			if o != 'P' {
-				res.Outcome = OutcomeFailed
-				res.Failed = &Clause{Path: "postconditions[0]", Kind: contract.KindURL}
+				res.Outcome = report.OutcomeFailed
+				res.Failed = &report.Clause{Path: "postconditions[0]", Kind: contract.KindURL}
 			}
 			r.Results = append(r.Results, res)
 		}
@@ -69,11 +70,11 @@ func boardTestRun(agent, model, version string, usd float64, attempts ...string)
 
 // unrestricted labels r as the run of an agent with raw browser access: a
 // contract that held is tainted, never passed.
-func unrestricted(r *Run) *Run {
-	r.Settings.Trust = TrustUnrestricted
+func unrestricted(r *report.Run) *report.Run {
+	r.Settings.Trust = report.TrustUnrestricted
 	for i := range r.Results {
 		res := &r.Results[i]
-		res.Trust = TrustUnrestricted
+		res.Trust = report.TrustUnrestricted
 		res.Decide()
 	}
 	return r
@@ -165,7 +166,7 @@ func TestBoardTieBrokenByLowerBound(t *testing.T) {
 	many := boardTestRun("z-many", "", "v1", 0, "PPP", "PPP", "PPP", "FFF")
 	// The same tasks, three attempts each in one run and one in the other.
 	few.Settings.Repeat = 1
-	var once []TaskResult
+	var once []report.TaskResult
 	for _, res := range few.Results {
 		if res.Attempt == 1 {
 			once = append(once, res)
@@ -190,10 +191,10 @@ func TestBoardDigestsNeverShareATable(t *testing.T) {
 	t.Parallel()
 	base := boardTestRun("a", "", "v1", 0, "P", "P", "F")
 	changed := boardTestRun("b", "", "v1", 0, "P", "F", "F")
-	changed.Results[1].Provenance = &TaskProvenance{Spec: "sha256:other", Contract: changed.Results[1].Provenance.Contract}
+	changed.Results[1].Provenance = &report.TaskProvenance{Spec: "sha256:other", Contract: changed.Results[1].Provenance.Contract}
 	fewer := boardTestRun("c", "", "v1", 0, "P", "P")
 	errored := boardTestRun("d", "", "v1", 0, "P", "P", "F")
-	errored.Results[2] = TaskResult{Task: "t03", Attempt: 1, Outcome: OutcomeError, Reason: "browser: crashed"}
+	errored.Results[2] = report.TaskResult{Task: "t03", Attempt: 1, Outcome: report.OutcomeError, Reason: "browser: crashed"}
 	other := boardTestRun("e", "", "v1", 0, "P", "P", "F")
 	other.Settings.Suite = "elsewhere"
 	same := boardTestRun("f", "", "v1", 0, "F", "P", "F")
@@ -397,8 +398,8 @@ func TestBoardLeavesHarnessErrorsOutOfThePair(t *testing.T) {
 	t.Parallel()
 	a := boardTestRun("a", "", "v1", 0, "P", "P", "P")
 	b := boardTestRun("b", "", "v1", 0, "P", "P", "P")
-	b.Results[2] = TaskResult{Task: "t03", Attempt: 1, Outcome: OutcomeError, Reason: "browser: crashed"}
-	p := comparePair(&boardRow{first: firstAttempts(a)}, &boardRow{first: firstAttempts(b)})
+	b.Results[2] = report.TaskResult{Task: "t03", Attempt: 1, Outcome: report.OutcomeError, Reason: "browser: crashed"}
+	p := comparePair(&boardRow{tasks: NewRun("", "", a)}, &boardRow{tasks: NewRun("", "", b)})
 	if p.Shared != 2 || p.OnlyThis != 0 || p.OnlyNext != 0 {
 		t.Errorf("pair %+v: want 2 tasks shared and none differing (t03's error left out)", *p)
 	}
