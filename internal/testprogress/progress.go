@@ -162,9 +162,9 @@ func (p *Progress) printOutput(title string, lines []string) {
 	}
 }
 
-// Tick writes the line of the minute: how long go test has run, the
-// packages that still run with their time and their latest test, and
-// how many have ended. It writes nothing when no package runs.
+// Tick writes the line of the minute: how long go test has run, how many
+// packages have ended, and those that still run with their time and
+// their latest test, or that the next are being built.
 func (p *Progress) Tick(now time.Time) {
 	var running []string
 	done := 0
@@ -182,6 +182,9 @@ func (p *Progress) Tick(now time.Time) {
 		}
 	}
 	if len(running) == 0 {
+		// The go command compiles the test binaries first (with -race,
+		// minutes): a line still says it is at work.
+		fmt.Fprintf(p.w, "... %s: %d package(s) ended; building the next\n", round(now.Sub(p.start)), done)
 		return
 	}
 	fmt.Fprintf(p.w, "... %s: %d package(s) ended; running %s\n", round(now.Sub(p.start)), done, strings.Join(running, ", "))

@@ -99,8 +99,8 @@ func TestTickNamesWhatRuns(t *testing.T) {
 	var out bytes.Buffer
 	p := New(&out, t0)
 	p.Tick(t0.Add(time.Minute))
-	if out.Len() != 0 {
-		t.Fatalf("a tick with nothing running wrote %q", out.String())
+	if want := "... 1m0s: 0 package(s) ended; building the next\n"; out.String() != want {
+		t.Fatalf("a tick while nothing runs wrote %q, want %q", out.String(), want)
 	}
 	for _, l := range []string{
 		`{"Time":"2026-01-01T10:00:05Z","Action":"start","Package":"m/slow"}`,
