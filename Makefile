@@ -37,23 +37,29 @@ staticcheck:
 ## default 10-minute limit per package on two busy cores; internal/cli,
 ## which runs the thirty-task suite on three servers and both suites with
 ## both null agents, passed 45 minutes on a machine shared with other test
-## runs.
+## runs. go test's events go through cmd/testprogress, which prints each
+## package as it starts and ends, a line a minute naming what still runs,
+## each failed test's output, and a summary at the end; make test exits
+## with go test's status.
 test: chromium peers fmt-check vet staticcheck
-	$(GO) test -race -count=1 -timeout 90m ./...
+	$(GO) build -o bin/testprogress ./cmd/testprogress
+	bin/testprogress $(GO) test -json -race -count=1 -timeout 90m ./...
 
 ## bench: the WebVoyager suite with the replay agent on the hermetic fixture
 ## web, judged by contract, gated on baseline.json; then the sandbox suite
 ## (tasks that change things on the sandbox's own sites) and the generated
 ## suite (318 tasks from templates over five applications, all of them,
 ## two at a time), each gated on its own baseline.json. Writes the three
-## reports.
+## reports into each suite's reports/ folder, and ends with a table of the
+## three: score with its interval, gate, and the reports' paths. A suite
+## that fails does not stop the others; make bench then fails.
+BENCH_TABLE := bin/bench-summary.txt
 bench: chromium build
-	$(BIN) validate $(SUITE)
-	$(BIN) run --suite $(SUITE) --gate
-	$(BIN) validate $(SANDBOX)
-	$(BIN) run --suite $(SANDBOX) --gate
-	$(BIN) validate $(GENERATED)
-	$(BIN) run --suite $(GENERATED) --gate -j 2
+	@rm -f $(BENCH_TABLE); status=0; \
+	$(BIN) validate $(SUITE) && $(BIN) run --suite $(SUITE) --gate --summary $(BENCH_TABLE) || status=1; \
+	$(BIN) validate $(SANDBOX) && $(BIN) run --suite $(SANDBOX) --gate --summary $(BENCH_TABLE) || status=1; \
+	$(BIN) validate $(GENERATED) && $(BIN) run --suite $(GENERATED) --gate -j 2 --summary $(BENCH_TABLE) || status=1; \
+	echo; echo "make bench:"; cat $(BENCH_TABLE) 2>/dev/null; exit $$status
 
 ## bench-speed: wall and CPU time, end to end, of the seed's ten tasks
 ## (median of 5 runs at -j 1, 2 and 3) and of the whole suite (median of 3

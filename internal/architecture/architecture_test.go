@@ -53,7 +53,8 @@ var neverImports = map[string][]string{
 // processOwners are the only packages that may touch the process: exit,
 // read its arguments or environment, or write to its standard streams.
 // Everything else gets those through the state internal/cli builds.
-var processOwners = []string{"cmd/contractbench", "internal/cli"}
+// cmd/testprogress is make test's own tool, apart from the product.
+var processOwners = []string{"cmd/contractbench", "internal/cli", "cmd/testprogress"}
 
 // processCalls are the identifiers, by imported package, that touch the
 // process.

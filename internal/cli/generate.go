@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"strings"
 
 	"contractbench/internal/generate"
 	"contractbench/internal/generate/templates"
@@ -26,8 +27,11 @@ The same seed and count give the same suite, byte for byte; another seed
 gives instances nobody has seen, to check a published number on. The count
 is spread evenly over the templates drawn from; the instances of a template
 have distinct parameters, and a template that has too few to give is an
-error. The folder is written beside --out and renamed into place: an error
-leaves nothing.
+error. A count below the number of templates (--count 12 of 53) draws one
+instance from each of that many templates, sampled by the seed evenly over
+the applications, and names them; --template PREFIX draws from chosen
+templates instead. The folder is written beside --out and renamed into
+place: an error leaves nothing.
 
 Then, for example:
   contractbench validate DIR
@@ -70,6 +74,15 @@ func runGenerate(st *State, args []string) error {
 	for _, d := range drawn {
 		controls += len(d.Controls)
 	}
-	fmt.Fprintf(st.Stdout, "wrote %s: %d tasks from %d templates, %d controls (seed %d)\n", *out, len(drawn), generate.Matching(all, *prefix), controls, *seed)
+	var used []string
+	for _, d := range drawn {
+		if len(used) == 0 || used[len(used)-1] != d.Template.ID {
+			used = append(used, d.Template.ID)
+		}
+	}
+	fmt.Fprintf(st.Stdout, "wrote %s: %d tasks from %d templates, %d controls (seed %d)\n", *out, len(drawn), len(used), controls, *seed)
+	if n := generate.Matching(all, *prefix); len(used) < n {
+		fmt.Fprintf(st.Stdout, "sampled %d of the %d templates by the seed, evenly over the applications: %s\n", len(used), n, strings.Join(used, ", "))
+	}
 	return nil
 }

@@ -36,34 +36,39 @@ func execute(st *State, plan *runner.Plan, h runner.Hooks) *report.Run {
 	return run
 }
 
-// writeReport prints the Markdown table and writes the report files, named
-// by report.BaseName. The results are printed first, so that a report
-// folder that fails at the end (full, removed, made read-only) loses
-// nothing: the files then go to a new temporary folder, named on stderr.
-func writeReport(st *State, dir string, run *report.Run) error {
+// writeReport writes the report files, named by report.BaseName, and
+// returns their paths; with printMarkdown it prints the Markdown report
+// first. A report that does not reach dir (a folder full, removed or made
+// read-only at the end) loses nothing: the Markdown is printed, and the
+// files go to a new temporary folder, named on stderr.
+func writeReport(st *State, dir string, run *report.Run, printMarkdown bool) (report.Paths, error) {
 	var md bytes.Buffer
 	if err := report.WriteMarkdown(&md, run); err != nil {
-		return err
+		return report.Paths{}, err
 	}
-	st.Stdout.Write(md.Bytes())
+	if printMarkdown {
+		st.Stdout.Write(md.Bytes())
+	}
 	base := report.BaseName(run)
 	paths, err := report.WriteFiles(dir, base, run)
-	if err != nil {
-		werr := fmt.Errorf("write report to %s: %w", dir, err)
-		rescue, terr := os.MkdirTemp("", "contractbench-report-")
-		if terr != nil {
-			return werr
-		}
-		if paths, err = report.WriteFiles(rescue, base, run); err != nil {
-			os.Remove(rescue)
-			return werr
-		}
-		fmt.Fprintf(st.Stderr, "contractbench: the report could not be written to %s; it was written to %s instead\n", dir, rescue)
-		fmt.Fprintf(st.Stdout, "\nreport: %s, %s, %s, %s\n", paths.Markdown, paths.JSON, paths.HTML, paths.JUnit)
-		return werr
+	if err == nil {
+		return paths, nil
 	}
+	if !printMarkdown {
+		st.Stdout.Write(md.Bytes())
+	}
+	werr := fmt.Errorf("write report to %s: %w", dir, err)
+	rescue, terr := os.MkdirTemp("", "contractbench-report-")
+	if terr != nil {
+		return report.Paths{}, werr
+	}
+	if paths, err = report.WriteFiles(rescue, base, run); err != nil {
+		os.Remove(rescue)
+		return report.Paths{}, werr
+	}
+	fmt.Fprintf(st.Stderr, "contractbench: the report could not be written to %s; it was written to %s instead\n", dir, rescue)
 	fmt.Fprintf(st.Stdout, "\nreport: %s, %s, %s, %s\n", paths.Markdown, paths.JSON, paths.HTML, paths.JUnit)
-	return nil
+	return paths, werr
 }
 
 // verdictOf prints the verdict lines of run (report.WriteVerdicts), with
@@ -72,6 +77,12 @@ func writeReport(st *State, dir string, run *report.Run) error {
 func verdictOf(st *State, run *report.Run, opts report.VerdictOptions) error {
 	// A failed write to stdout does not change what the run decided.
 	v, _ := report.WriteVerdicts(st.Stdout, run, opts)
+	return verdictErr(run, v)
+}
+
+// verdictErr is the command's error for run, whose verdicts were v: nil
+// only when everything passed.
+func verdictErr(run *report.Run, v report.Verdicts) error {
 	switch {
 	case v.GateFailed:
 		return failed("gate failed")

@@ -15,8 +15,13 @@ const runHelp = `
 Runs tasks of a suite: for each task a fresh browser context (or with
 --isolate process a fresh Chromium), the judge's own CDP session, the MCP
 tool server and the agent; then the judge captures the browser's final
-state and contract.Evaluate grades it. Prints the table, writes the report
-and with --gate checks the suite's baseline.json.
+state and contract.Evaluate grades it. Writes the report, prints a line
+per task (with the failing clauses' evidence under each that did not
+pass), with --gate checks the suite's baseline.json, and ends with a
+table: the suite, its score with the 95% Wilson interval, the gate's
+verdict and the paths of the Markdown, JSON and HTML reports. The whole
+Markdown report is printed only with --markdown; --summary FILE appends
+the table's row to FILE as well, so several runs end with one table.
 
 Browsers: each of the -j workers keeps one Chromium for all its tasks and
 gives every task a fresh browser context in it (cookies, storage, cache
@@ -105,6 +110,8 @@ func runRun(st *State, args []string) error {
 	fs.IntVar(&f.repeat, "repeat", 1, "run every task K times (pass counts and a 95% Wilson interval)")
 	out := fs.String("out", "", "report folder (default <suite>/reports)")
 	gate := fs.Bool("gate", false, "fail unless every task of baseline.json passed")
+	markdown := fs.Bool("markdown", false, "print the whole Markdown report before the verdicts (it is always written to <out>/<name>.md)")
+	summary := fs.String("summary", "", "also append the run's row of the closing table to this file, the header first when it is new (make bench collects its suites' rows so)")
 	fs.Var(&f.browserURLs, "browser-url", "DevTools endpoint of a running browser for a worker, instead of launching one (repeatable: one per worker, -j defaults to their number), or a file of them, one a line")
 	fs.StringVar(&f.transcripts, "transcripts", "", "folder of transcripts to replay (default <suite>/transcripts/<server>)")
 	fs.StringVar(&f.shard, "shard", "", "run only part I of N of the selected task attempts (I/N); merge the parts' reports with merge")
@@ -143,6 +150,9 @@ func runRun(st *State, args []string) error {
 	if err := report.CheckDir(dir); err != nil {
 		return usagef("--out: %v", err)
 	}
+	if err := checkSummaryFile(*summary); err != nil {
+		return err
+	}
 	limit := &spendLimit{total: f.maxTotalUSD}
 	if err := worstCase(st, f.agent, []*runner.Plan{plan}, limit); err != nil {
 		return err
@@ -151,11 +161,17 @@ func runRun(st *State, args []string) error {
 	if err := saveRecording(st, plan.Recorder(), recordedArchiveDir(ls.Dir, f.recordTo)); err != nil {
 		return err
 	}
-	if err := writeReport(st, dir, run); err != nil {
+	paths, err := writeReport(st, dir, run, *markdown)
+	if err != nil {
 		return err
 	}
 	if err := limit.stop(); err != nil {
 		return err
 	}
-	return verdictOf(st, run, report.VerdictOptions{Baseline: baseline, RecordHint: f.recordHint})
+	// A failed write to stdout does not change what the run decided.
+	v, _ := report.WriteVerdicts(st.Stdout, run, report.VerdictOptions{Baseline: baseline, RecordHint: f.recordHint})
+	if err := writeRunTable(st.Stdout, newRunRow(ls.Dir, run, v, baseline != nil, paths), *summary); err != nil {
+		return err
+	}
+	return verdictErr(run, v)
 }

@@ -176,8 +176,8 @@ func testSandboxDoNothing(t *testing.T) {
 			t.Errorf("%s: %s on %q (%s); want failed on postconditions[0] (network)", res.Task, res.Outcome, res.Failed.String(), res.Reason)
 		}
 	}
-	if want := fmt.Sprintf("**contract-eval score: 0 / %d (0.0%%)**", len(s.Tasks)); !strings.Contains(r.stdout, want) {
-		t.Errorf("stdout lacks %q", want)
+	if want := fmt.Sprintf("0 / %d (0.0%%) [", len(s.Tasks)); !strings.Contains(r.stdout, want) {
+		t.Errorf("the closing table lacks %q:\n%s", want, r.stdout)
 	}
 }
 

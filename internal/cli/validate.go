@@ -24,8 +24,8 @@ var validateCommand = command{
 }
 
 const validateHelp = `
-Validates input files without running anything and prints every problem with
-its location (file:line: path: message). With no PATH it validates the whole
+Validates input files and prints every problem with its location
+(file:line: path: message). With no PATH it validates the whole
 default suite. A PATH may be a suite folder (every file of it: tasks,
 contracts and their selectors, fixture archive, baseline.json, the
 servers.yaml beside it, each task's reference on each server, and every
@@ -35,6 +35,16 @@ postconditions), a fixture archive folder (one holding archive.yaml), a
 baseline.json, a servers.yaml or a .jsonl transcript. run checks the same
 before any browser starts and refuses a suite that does not validate
 (a stale transcript aside: the replay reports it as replay_drift).
+
+One check needs a browser: a contract that already holds on the task's
+start page, before any tool call, passes an agent that does nothing. Once
+everything else is valid, validate plays the null agent noop (no tool
+call) on the new tasks, in Chromium on the suite's hermetic web: a task
+file named on its own in a suite's tasks/ folder, and each task of a suite
+folder that has no transcript on the built-in server yet. A contract that
+holds is a problem naming each clause and what the judge saw; a suite
+whose tasks are all recorded opens no browser. A task whose browser or
+web broke is said so and is no problem.
 
 Exits 0 when everything is valid and 2 when anything is not.
 `
@@ -60,6 +70,11 @@ func runValidate(st *State, args []string) error {
 		case err != nil:
 			problems = append(problems, problem.Problem{File: p, Msg: err.Error()})
 		}
+	}
+	if len(problems) == 0 {
+		// Only a suite that validates can be run; its new tasks are
+		// played once on their start page.
+		problems = checkStartPages(st, st.Stdout, newTasks(paths))
 	}
 	for _, p := range problems {
 		fmt.Fprintln(st.Stdout, p.String())

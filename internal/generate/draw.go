@@ -32,14 +32,18 @@ const maxTries = 64
 // uses its own generator, seeded from seed, the template's ID and k, so
 // adding a template never changes another's instances. Instances of one
 // template have distinct parameters; ids are the template's ID and a
-// two-digit number.
+// two-digit number. A count below the number of templates draws one
+// instance from each of count templates chosen by sampleTemplates.
 func Draw(templates []Template, seed uint64, count int, prefix string) ([]Drawn, error) {
 	chosen := matching(templates, prefix)
 	if len(chosen) == 0 {
 		return nil, fmt.Errorf("no template's id starts with %q", prefix)
 	}
+	if count < 1 {
+		return nil, fmt.Errorf("count %d: want one instance at least", count)
+	}
 	if count < len(chosen) {
-		return nil, fmt.Errorf("count %d is fewer than the %d templates drawn from: each needs one instance at least", count, len(chosen))
+		chosen = sampleTemplates(chosen, seed, count)
 	}
 	var out []Drawn
 	for i, t := range chosen {
@@ -54,6 +58,51 @@ func Draw(templates []Template, seed uint64, count int, prefix string) ([]Drawn,
 		out = append(out, got...)
 	}
 	return out, nil
+}
+
+// sampleStream is the generator stream of the templates' sample, apart
+// from every template's own (those are seeded by the template's ID).
+const sampleStream = "template sample"
+
+// sampleTemplates picks count of templates (count < len(templates)): the
+// applications take turns, in an order drawn from seed, each giving its
+// next template of a shuffle drawn from seed, until count are picked;
+// the picked keep templates' order.
+func sampleTemplates(templates []*Template, seed uint64, count int) []*Template {
+	h := fnv.New64a()
+	h.Write([]byte(sampleStream))
+	r := rand.New(rand.NewPCG(seed, h.Sum64()))
+	var apps []string
+	byApp := map[string][]*Template{}
+	for _, t := range templates {
+		if byApp[t.App] == nil {
+			apps = append(apps, t.App)
+		}
+		byApp[t.App] = append(byApp[t.App], t)
+	}
+	for _, app := range apps {
+		ts := slices.Clone(byApp[app])
+		r.Shuffle(len(ts), func(i, j int) { ts[i], ts[j] = ts[j], ts[i] })
+		byApp[app] = ts
+	}
+	r.Shuffle(len(apps), func(i, j int) { apps[i], apps[j] = apps[j], apps[i] })
+	picked := map[*Template]bool{}
+	for len(picked) < count {
+		for _, app := range apps {
+			if len(picked) == count || len(byApp[app]) == 0 {
+				continue
+			}
+			picked[byApp[app][0]] = true
+			byApp[app] = byApp[app][1:]
+		}
+	}
+	var out []*Template
+	for _, t := range templates {
+		if picked[t] {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // Matching counts the templates whose ID starts with prefix.

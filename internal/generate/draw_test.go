@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 
 	"contractbench/internal/contract"
@@ -112,4 +113,67 @@ func instances(ds []Drawn) []Instance {
 		out[i] = d.Instance
 	}
 	return out
+}
+
+// A count below the number of templates draws one instance from each of
+// that many templates, spread evenly over the applications and chosen by
+// the seed alone.
+func TestDrawSamplesTemplatesEvenly(t *testing.T) {
+	apps := []string{"shop", "stays", "forum", "mail", "tracker"}
+	var ts []Template
+	for i := range 53 {
+		tt := sample
+		tt.App = apps[i*len(apps)/53]
+		tt.ID = fmt.Sprintf("t%02d-%s", i, tt.App)
+		ts = append(ts, tt)
+	}
+	drawFrom := func(seed uint64) []string {
+		t.Helper()
+		drawn, err := Draw(ts, seed, 12, "")
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		var ids []string
+		perApp := map[string]int{}
+		for _, d := range drawn {
+			ids = append(ids, d.Template.ID)
+			perApp[d.Template.App]++
+		}
+		if len(drawn) != 12 || len(uniq(ids)) != 12 {
+			t.Fatalf("seed %d: %d instances from %d templates, want 12 from 12: %v", seed, len(drawn), len(uniq(ids)), ids)
+		}
+		if !slices.IsSorted(ids) { // the templates' own order
+			t.Errorf("seed %d: templates out of order: %v", seed, ids)
+		}
+		for _, app := range apps {
+			if n := perApp[app]; n < 2 || n > 3 {
+				t.Errorf("seed %d: %d of 12 from %s, want 2 or 3 for each of 5 applications: %v", seed, n, app, perApp)
+			}
+		}
+		return ids
+	}
+	a := drawFrom(5)
+	if b := drawFrom(5); !slices.Equal(a, b) {
+		t.Errorf("seed 5 sampled %v, then %v", a, b)
+	}
+	if c := drawFrom(6); slices.Equal(a, c) {
+		t.Errorf("seeds 5 and 6 sampled the same templates %v", a)
+	}
+	// A count of the templates or more draws from every one of them, as
+	// before sampling existed.
+	all, err := Draw(ts, 5, 53, "")
+	if err != nil || len(all) != 53 {
+		t.Fatalf("count 53: %d instances, %v", len(all), err)
+	}
+	for i, d := range all {
+		if d.Template.ID != ts[i].ID {
+			t.Fatalf("count 53: instance %d from %s, want %s", i, d.Template.ID, ts[i].ID)
+		}
+	}
+}
+
+func uniq(xs []string) []string {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return slices.Compact(s)
 }

@@ -70,19 +70,22 @@ func WriteHTML(w io.Writer, r *Run) error {
 // htmlPage is what the template reads. Every number and label is computed
 // here from the Run and its Summary, so the template only lays them out.
 type htmlPage struct {
-	Run      *Run
-	Summary  Summary
-	Title    string
-	Banner   string
-	NotRun   []string
-	Started  string
-	Took     string
-	Repeat   int
-	Caps     string
-	Cost     string
-	Tokens   string
-	Score    string
-	Interval string
+	Run     *Run
+	Summary Summary
+	Title   string
+	Banner  string
+	NotRun  []string
+	Started string
+	Took    string
+	Repeat  int
+	Caps    string
+	// Thumbnails says which tasks kept a picture of the page after
+	// each tool call (Settings.ThumbnailsNote).
+	Thumbnails string
+	Cost       string
+	Tokens     string
+	Score      string
+	Interval   string
 	// PassKTasks pairs each task's pass@k with its pass rate, when the
 	// run has pass@k (Summary.PassK).
 	PassKTasks []htmlTaskPassK
@@ -156,7 +159,8 @@ func newHTMLPage(r *Run) (*htmlPage, error) {
 		Repeat:  max(r.Settings.Repeat, 1),
 		Caps: fmt.Sprintf("%d tokens per turn, %d tool iterations, $%.2f",
 			r.Settings.Caps.MaxTokensPerTurn, r.Settings.Caps.MaxToolIterations, r.Settings.Caps.MaxUSD),
-		Cost: fmt.Sprintf("$%.4f", s.TotalUSD),
+		Thumbnails: r.Settings.ThumbnailsNote(),
+		Cost:       fmt.Sprintf("$%.4f", s.TotalUSD),
 		Tokens: fmt.Sprintf("%d input, %d output, %d cache read, %d cache write",
 			s.Tokens.Input, s.Tokens.Output, s.Tokens.CacheRead, s.Tokens.CacheWrite),
 		Score:    percent(s.Score),

@@ -161,6 +161,21 @@ type Settings struct {
 	Pace string `json:"pace,omitempty"`
 }
 
+// ThumbnailsNote says in words which results keep the judge's picture of
+// the page after each tool call (Trace): "every task", "failed tasks
+// only" or "none".
+func (s Settings) ThumbnailsNote() string {
+	switch s.Trace {
+	case "on":
+		return "every task"
+	case "failed":
+		return "failed tasks only"
+	case "", "off":
+		return "none"
+	}
+	return s.Trace
+}
+
 // BrowserNote says in words how the run's browsers were set up and which
 // web they saw; empty for reports that do not say.
 func (s Settings) BrowserNote() string {

@@ -19,10 +19,14 @@ import (
 //
 //	<git-sha>-<agent>[-<model>]-<server>-<web>-<selection>[-x<repeat>]
 //
-// where selection is "all", the task id of a single task, or
+// where model is the model an agent ran (none for the agents that run
+// no model: replay, reference and the null agents, whose settings
+// describe the model in words), selection is "all", the task id of a single task, or
 // "<n>tasks-<digest>" (the first 8 hex digits of the SHA-256 of the
-// selected ids, in run order). Characters a file name should not hold
-// become '_'. Two runs with the same name are the same kind of run of the
+// selected ids, in run order). Each run of characters a file name should
+// not hold becomes one '_', and a part neither begins nor ends with one.
+// Reports written under earlier names are read by the names their JSON
+// gives their images, never by BaseName. Two runs with the same name are the same kind of run of the
 // same commit, so the later one replaces the earlier one's files.
 func BaseName(r *Run) string {
 	s := r.Settings
@@ -31,7 +35,7 @@ func BaseName(r *Run) string {
 		return fileSafe(sha)
 	}
 	parts := []string{sha, orNone(s.Agent)}
-	if s.Model != "" {
+	if s.Model != "" && ranModel(s.Agent) {
 		parts = append(parts, s.Model)
 	}
 	parts = append(parts, orNone(s.Server), orNone(s.Web), selectionName(s))
@@ -61,14 +65,39 @@ func selectionName(s Settings) string {
 	return fmt.Sprintf("%dtasks-%s", len(s.Tasks), hex.EncodeToString(sum[:4]))
 }
 
-// fileSafe replaces every character safeName rejects with '_'.
+// ranModel reports whether agent ("random --seed 3" is the agent random)
+// runs a model, so that its settings' model names one rather than saying
+// that none ran.
+func ranModel(agent string) bool {
+	name, _, _ := strings.Cut(agent, " ")
+	switch name {
+	case "replay", "mock", "reference", "noop", "random":
+		return false
+	}
+	return true
+}
+
+// fileSafe replaces each run of characters safeName rejects with one
+// '_', and drops those at either end: "meta/llama 3 (beta)" becomes
+// "meta_llama_3_beta".
 func fileSafe(s string) string {
-	return strings.Map(func(c rune) rune {
+	var b strings.Builder
+	pending := false
+	for _, c := range s {
 		if safeName(string(c)) || c == '.' {
-			return c
+			if pending && b.Len() > 0 {
+				b.WriteByte('_')
+			}
+			pending = false
+			b.WriteRune(c)
+			continue
 		}
-		return '_'
-	}, s)
+		pending = true
+	}
+	if b.Len() == 0 {
+		return "_"
+	}
+	return b.String()
 }
 
 // AgentLabel says in words what played the agent of a run, for every view:

@@ -486,3 +486,28 @@ func TestMarkdownEveryFailedClause(t *testing.T) {
 		}
 	}
 }
+
+// The HTML header says which tasks kept thumbnails in words, never with
+// the bare setting ("step thumbnails failed" read as an error).
+func TestHTMLThumbnailsLabel(t *testing.T) {
+	t.Parallel()
+	for trace, want := range map[string]string{
+		"on":     "<dt>thumbnails</dt><dd>every task</dd>",
+		"failed": "<dt>thumbnails</dt><dd>failed tasks only</dd>",
+		"off":    "<dt>thumbnails</dt><dd>none</dd>",
+		"":       "<dt>thumbnails</dt><dd>none</dd>",
+	} {
+		r := testRun(t)
+		r.Settings.Trace = trace
+		var b bytes.Buffer
+		if err := WriteHTML(&b, r); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("trace %q: the header lacks %s", trace, want)
+		}
+		if strings.Contains(b.String(), "step thumbnails") {
+			t.Errorf("trace %q: the header still says \"step thumbnails\"", trace)
+		}
+	}
+}
