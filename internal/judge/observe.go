@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -233,6 +234,7 @@ func (j *Judge) capture(ctx context.Context, want Want, shot bool) (contract.Obs
 		return p == nil || p.subtype != "prerender"
 	})
 	obs.Dialogs = j.rec.dialogList()
+	obs.Refused = slices.Clone(j.refused)
 	j.mu.Unlock()
 	return obs, nil
 }
