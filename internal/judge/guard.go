@@ -93,8 +93,9 @@ func (j *Judge) onNavigationStarted(_ time.Time, session target.SessionID, ev *p
 
 // blankIfOffWeb replaces a document that is not the task's web, which a
 // frame of a page committed though its navigation was stopped as it
-// started (a browser's page can commit before the stop arrives), by a
-// blank one. Called with j.mu held.
+// started (a browser's page can commit before the stop arrives, and a tab
+// opened at its URL starts before the judge follows it), by a blank one;
+// an empty frame ID is the page's main frame. Called with j.mu held.
 func (j *Judge) blankIfOffWeb(session target.SessionID, frame *cdp.Frame) {
 	what := offWeb(frame.URL)
 	if what == "" {

@@ -500,13 +500,16 @@ func (j *Judge) onDetached(_ time.Time, _ target.SessionID, ev *target.EventDeta
 	j.rec.sessionGone(ev.SessionID)
 }
 
-// onTargetInfoChanged follows a page's subtype: a prerendered page that
-// the agent navigates to becomes a plain page.
+// onTargetInfoChanged follows a page's subtype (a prerendered page that
+// the agent navigates to becomes a plain page), and blanks a page that
+// shows what is not the task's web: a new tab opened at such a URL starts
+// navigating before the judge can stop it.
 func (j *Judge) onTargetInfoChanged(_ time.Time, _ target.SessionID, ev *target.EventTargetInfoChanged) {
 	if ev.TargetInfo == nil {
 		return
 	}
 	if p := j.pages[ev.TargetInfo.TargetID]; p != nil {
+		j.blankIfOffWeb(p.session, &cdp.Frame{URL: ev.TargetInfo.URL})
 		if p.subtype == "prerender" && ev.TargetInfo.Subtype == "" {
 			j.rec.activated[p.id] = true
 		}
