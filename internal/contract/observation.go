@@ -34,6 +34,23 @@ type Observation struct {
 
 	// Active says which page was observed and why, by the judge's rule.
 	Active string `json:"active,omitempty"`
+
+	// Refused lists, in order, every document outside the task's web that
+	// a page of the task was asked to show (a local file, a page of the
+	// browser's own), which the judge refused. An attempt with any is
+	// tainted, whatever the contract says.
+	Refused []Refusal `json:"refused,omitempty"`
+}
+
+// Refusal is one document outside the task's web that a page was asked
+// to show.
+type Refusal struct {
+	URL string `json:"url"`
+	// What it is: "a local file" or "a page of the browser's own".
+	What string `json:"what"`
+	// Call is the agent's tool call that was running then, counted from
+	// 1; 0 before the first.
+	Call int `json:"call"`
 }
 
 // Settling is how the judge waited for a final state that will not change

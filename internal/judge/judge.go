@@ -10,12 +10,14 @@ import (
 
 	"github.com/chromedp/cdproto"
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 
 	"contractbench/internal/cdpconn"
+	"contractbench/internal/contract"
 )
 
 // Defaults for the zero Options.
@@ -154,6 +156,9 @@ type Judge struct {
 	// gone holds the targets the browser reported destroyed, so Attach
 	// does not wait for a page that closed before the judge reached it.
 	gone map[target.ID]bool
+	// refused lists the documents that are not the task's web that a page
+	// was asked to show, in order (guard.go).
+	refused []contract.Refusal
 	// pagesChanged is closed and replaced whenever a page is added or a
 	// target is destroyed.
 	pagesChanged chan struct{}
@@ -401,8 +406,10 @@ var eventHandlers = map[cdproto.MethodType]eventHandler{
 	cdproto.EventNetworkLoadingFailed: decoded(func(j *Judge, now time.Time, _ target.SessionID, ev *network.EventLoadingFailed) {
 		j.rec.loadingFailed(now, ev)
 	}),
-	cdproto.EventPageFrameStoppedLoading: decoded((*Judge).onFrameStoppedLoading),
-	cdproto.EventPageFrameNavigated:      decoded((*Judge).onFrameNavigated),
+	cdproto.EventPageFrameStoppedLoading:    decoded((*Judge).onFrameStoppedLoading),
+	cdproto.EventPageFrameNavigated:         decoded((*Judge).onFrameNavigated),
+	cdproto.EventPageFrameStartedNavigating: decoded((*Judge).onNavigationStarted),
+	cdproto.EventFetchRequestPaused:         decoded((*Judge).onRequestPaused),
 	cdproto.EventPageJavascriptDialogOpening: decoded(func(j *Judge, _ time.Time, session target.SessionID, ev *page.EventJavascriptDialogOpening) {
 		j.rec.dialogOpening(session, ev)
 	}),
@@ -462,7 +469,11 @@ func (j *Judge) onFrameStoppedLoading(now time.Time, session target.SessionID, e
 
 // onFrameNavigated records that a page's main frame committed a document.
 func (j *Judge) onFrameNavigated(now time.Time, session target.SessionID, ev *page.EventFrameNavigated) {
-	if ev.Frame == nil || ev.Frame.ParentID != "" {
+	if ev.Frame == nil || j.sessions[session] == nil {
+		return
+	}
+	j.blankIfOffWeb(session, ev.Frame)
+	if ev.Frame.ParentID != "" {
 		return
 	}
 	if p := j.ownPage(session); p != nil {
@@ -489,13 +500,16 @@ func (j *Judge) onDetached(_ time.Time, _ target.SessionID, ev *target.EventDeta
 	j.rec.sessionGone(ev.SessionID)
 }
 
-// onTargetInfoChanged follows a page's subtype: a prerendered page that
-// the agent navigates to becomes a plain page.
+// onTargetInfoChanged follows a page's subtype (a prerendered page that
+// the agent navigates to becomes a plain page), and blanks a page that
+// shows what is not the task's web: a new tab opened at such a URL starts
+// navigating before the judge can stop it.
 func (j *Judge) onTargetInfoChanged(_ time.Time, _ target.SessionID, ev *target.EventTargetInfoChanged) {
 	if ev.TargetInfo == nil {
 		return
 	}
 	if p := j.pages[ev.TargetInfo.TargetID]; p != nil {
+		j.blankIfOffWeb(p.session, &cdp.Frame{URL: ev.TargetInfo.URL})
 		if p.subtype == "prerender" && ev.TargetInfo.Subtype == "" {
 			j.rec.activated[p.id] = true
 		}
@@ -623,7 +637,10 @@ func (j *Judge) prepare(session target.SessionID, kind string, held bool) error 
 	}
 	steps := []step{{"enabling network events", j.conn.Start(ctx, session, network.Enable.Method, network.EnableParams{MaxPostDataSize: new(maxPostDataSize)})}}
 	if kind == "page" || kind == "iframe" {
-		steps = append(steps, step{"enabling page events", j.conn.Start(ctx, session, page.Enable.Method, page.EnableParams{})})
+		steps = append(steps,
+			step{"enabling page events", j.conn.Start(ctx, session, page.Enable.Method, page.EnableParams{})},
+			// No local file is read, from the first request on (guard.go).
+			step{"refusing local files", j.conn.Start(ctx, session, fetch.Enable.Method, fetch.EnableParams{Patterns: localPatterns})})
 	}
 	if kind == "page" {
 		// Every document of the page records, in the judge's world, when

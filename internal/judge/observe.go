@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -54,7 +55,8 @@ func wantFor(pc contract.Postconditions) Want {
 // A dialog still showing is recorded as open, and then dismissed, because a
 // page with a dialog runs no script and so cannot be inspected. Dismissing
 // it, and running the page's clock ahead after the task, are the only
-// things the judge ever does to a page.
+// things the judge ever does to a page of the task's web (for what is not
+// that web, see guard.go).
 //
 // Observe fails if the connection to the browser is lost (the browser
 // crashed or was closed), if a selector is invalid, or if a page that may
@@ -233,6 +235,7 @@ func (j *Judge) capture(ctx context.Context, want Want, shot bool) (contract.Obs
 		return p == nil || p.subtype != "prerender"
 	})
 	obs.Dialogs = j.rec.dialogList()
+	obs.Refused = slices.Clone(j.refused)
 	j.mu.Unlock()
 	return obs, nil
 }

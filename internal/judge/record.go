@@ -28,6 +28,8 @@ type recorder struct {
 	// began; marked is false until the first one.
 	firstMark, lastMark time.Time
 	marked              bool
+	// calls counts the tool calls marked so far.
+	calls int
 
 	// inflight holds the requests that have started and neither finished
 	// nor failed, and lastActivity when a request last started or ended:
@@ -180,6 +182,7 @@ func (r *recorder) mark(now time.Time) {
 		r.firstMark = now
 	}
 	r.lastMark, r.marked = now, true
+	r.calls++
 }
 
 // busy reports the requests still in flight (never those of a lasting

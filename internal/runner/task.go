@@ -220,6 +220,9 @@ func (r *taskRun) run(parent context.Context, left time.Duration) (*report.TaskR
 		return errorResult(res, err), rec
 	}
 	res.Observation = obs
+	if res.Taint == nil {
+		res.Taint = offWebTaint(obs.Refused, out.Calls)
+	}
 	res.SetVerdict(verdict)
 	res.WebMisses, res.WebFaults = r.misses()
 	res.Provenance = r.provenance(jctx)
@@ -397,6 +400,23 @@ func (r *taskRun) taint(out *agent.Outcome) *report.Taint {
 		}
 	}
 	return nil
+}
+
+// offWebTaint is the first document outside the task's web that a page
+// was asked to show, which the judge refused (contract.Refusal), as the
+// call that asked for it: the agent reached for this machine's files or
+// the browser's own pages, which no task offers, so its result proves
+// nothing. nil when there was none.
+func offWebTaint(refused []contract.Refusal, calls []agent.Call) *report.Taint {
+	if len(refused) == 0 {
+		return nil
+	}
+	r := refused[0]
+	t := &report.Taint{Seq: r.Call, Why: fmt.Sprintf("asked the browser for %s, %s, which is not the task's web (the judge refused it)", r.URL, r.What)}
+	if r.Call >= 1 && r.Call <= len(calls) {
+		t.Tool = calls[r.Call-1].Tool
+	}
+	return t
 }
 
 // thumbnail has the judge take a picture of the active page after tool
