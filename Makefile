@@ -7,7 +7,7 @@ SUITE   := benchmarks/webvoyager
 SANDBOX := benchmarks/sandbox
 GENERATED := benchmarks/generated
 
-.PHONY: test bench bench-speed bench-judge bench-reading bench-generated generated peers peers-bench build chromium fmt-check vet staticcheck
+.PHONY: test bench bench-cpu bench-speed bench-judge bench-reading bench-generated generated peers peers-bench build chromium fmt-check vet staticcheck
 
 build:
 	$(GO) build -ldflags "-X contractbench/internal/cli.stamped=$$(sh scripts/version.sh)" -o $(BIN) ./cmd/contractbench
@@ -62,6 +62,16 @@ SEED := task-01 task-02 task-03 task-04 task-05 task-06 task-07 task-08 task-09 
 bench-speed: chromium build
 	CONTRACTBENCH_BENCH_TASKS="$(SEED)" sh scripts/bench-speed.sh 5 1 2 3
 	sh scripts/bench-speed.sh 3 2
+
+## bench-cpu: what one task costs the processor, per kind of process
+## (Chromium's browser, renderers, GPU process, network service; the
+## harness; the tool server) and in all: the first instance of every
+## template of the generated suite and the seed's ten, each with the replay
+## and the noop agent, one task at a time, median of 3 runs
+## (docs/benchmarks/browser.md). Every process of the run is counted in a
+## cgroup of its own when one can be made.
+bench-cpu: chromium build
+	sh scripts/bench-cpu.sh 3
 
 ## bench-judge: Go benchmarks of the contract judge and the screenshot hash.
 bench-judge:
