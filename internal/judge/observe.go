@@ -313,6 +313,10 @@ func (j *Judge) sinceStart() int64 {
 	return now.Sub(j.rec.start).Milliseconds()
 }
 
+// Heard returns when the browser last sent the judge anything: the
+// judge's progress, for a deadline that measures it rather than wall time.
+func (j *Judge) Heard() time.Time { return j.conn.Heard() }
+
 // alive reports an error if the connection to the browser has ended.
 func (j *Judge) alive() error {
 	select {
