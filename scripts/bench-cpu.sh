@@ -16,7 +16,7 @@
 # less than a sample.
 #
 # The kinds come from sampling /proc every 0.1 s (the last reading of each
-# process): the harness (`contractbench run`), the tool server
+# process): the harness (`contractbench run` itself), the tool server
 # (`contractbench mcp`, or a peer's node), Chromium's browser process, its
 # renderers, its GPU process, its network service, and "other" (its zygotes
 # and other utilities). "unseen" is what the cgroup counted that no sample
@@ -82,11 +82,12 @@ kinds() {
 			} while (changed)
 			for (p in keep) {
 				if (!(p in kind)) {
-					c = ""; cmd = "tr \"\\0\" \" \" </proc/" p "/cmdline 2>/dev/null"
+					c = ""; cmd = "tr \"\\0\" \" \" 2>/dev/null </proc/" p "/cmdline"
 					cmd | getline c; close(cmd)
 					k = "other"
-					if (c ~ /contractbench mcp/ || c ~ /^node /) k = "toolserver"
-					else if (c ~ /contractbench /) k = "harness"
+					# The built-in tool server is the harness binary run
+					# as "mcp"; a peer is a node process.
+					if (c ~ /^[^ ]+ mcp / || c ~ /^node /) k = "toolserver"
 					else if (c ~ /--type=renderer/) k = "renderer"
 					else if (c ~ /--type=gpu-process/) k = "gpu"
 					else if (c ~ /NetworkService/) k = "network"
