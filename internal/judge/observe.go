@@ -261,8 +261,12 @@ func (j *Judge) settle(ctx context.Context) (busy string, err error) {
 		if left <= 0 {
 			return fmt.Sprintf("%s: %s after %s", v.state.URL, busy, bound), nil
 		}
+		// busy's wait is when the page could be quiet at the earliest
+		// (settlePoll while it loads or fetches): what happens meanwhile
+		// only puts that later, so looking sooner would only cost the
+		// page and the browser a call.
 		select {
-		case <-time.After(min(wait, left, settlePoll)):
+		case <-time.After(min(wait, left)):
 		case <-ctx.Done():
 			return "", ctx.Err()
 		}
