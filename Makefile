@@ -7,7 +7,7 @@ SUITE   := benchmarks/webvoyager
 SANDBOX := benchmarks/sandbox
 GENERATED := benchmarks/generated
 
-.PHONY: test bench bench-speed bench-judge bench-reading bench-generated generated peers peers-bench build chromium fmt-check vet staticcheck
+.PHONY: test bench bench-cpu bench-speed bench-judge bench-reading bench-generated generated peers peers-bench build chromium fmt-check vet staticcheck
 
 build:
 	$(GO) build -ldflags "-X contractbench/internal/cli.stamped=$$(sh scripts/version.sh)" -o $(BIN) ./cmd/contractbench
@@ -48,17 +48,19 @@ test: chromium peers fmt-check vet staticcheck
 ## bench: the WebVoyager suite with the replay agent on the hermetic fixture
 ## web, judged by contract, gated on baseline.json; then the sandbox suite
 ## (tasks that change things on the sandbox's own sites) and the generated
-## suite (318 tasks from templates over five applications, all of them,
-## two at a time), each gated on its own baseline.json. Writes the three
-## reports into each suite's reports/ folder, and ends with a table of the
-## three: score with its interval, gate, and the reports' paths. A suite
-## that fails does not stop the others; make bench then fails.
+## suite (318 tasks from templates over five applications), each gated on
+## its own baseline.json, each JOBS tasks at a time (the machine's
+## processors; JOBS=4 make bench to choose). Writes the three reports into
+## each suite's reports/ folder, and ends with a table of the three: score
+## with its interval, gate, and the reports' paths. A suite that fails does
+## not stop the others; make bench then fails.
+JOBS ?= $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
 BENCH_TABLE := bin/bench-summary.txt
 bench: chromium build
 	@rm -f $(BENCH_TABLE); status=0; \
-	$(BIN) validate $(SUITE) && $(BIN) run --suite $(SUITE) --gate --summary $(BENCH_TABLE) || status=1; \
-	$(BIN) validate $(SANDBOX) && $(BIN) run --suite $(SANDBOX) --gate --summary $(BENCH_TABLE) || status=1; \
-	$(BIN) validate $(GENERATED) && $(BIN) run --suite $(GENERATED) --gate -j 2 --summary $(BENCH_TABLE) || status=1; \
+	$(BIN) validate $(SUITE) && $(BIN) run --suite $(SUITE) --gate -j $(JOBS) --summary $(BENCH_TABLE) || status=1; \
+	$(BIN) validate $(SANDBOX) && $(BIN) run --suite $(SANDBOX) --gate -j $(JOBS) --summary $(BENCH_TABLE) || status=1; \
+	$(BIN) validate $(GENERATED) && $(BIN) run --suite $(GENERATED) --gate -j $(JOBS) --summary $(BENCH_TABLE) || status=1; \
 	echo; echo "make bench:"; cat $(BENCH_TABLE) 2>/dev/null; exit $$status
 
 ## bench-speed: wall and CPU time, end to end, of the seed's ten tasks
@@ -68,6 +70,16 @@ SEED := task-01 task-02 task-03 task-04 task-05 task-06 task-07 task-08 task-09 
 bench-speed: chromium build
 	CONTRACTBENCH_BENCH_TASKS="$(SEED)" sh scripts/bench-speed.sh 5 1 2 3
 	sh scripts/bench-speed.sh 3 2
+
+## bench-cpu: what one task costs the processor, per kind of process
+## (Chromium's browser, renderers, GPU process, network service; the
+## harness; the tool server) and in all: the first instance of every
+## template of the generated suite and the seed's ten, each with the replay
+## and the noop agent, one task at a time, median of 3 runs
+## (docs/benchmarks/browser.md). Every process of the run is counted in a
+## cgroup of its own when one can be made.
+bench-cpu: chromium build
+	sh scripts/bench-cpu.sh 3
 
 ## bench-judge: Go benchmarks of the contract judge and the screenshot hash.
 bench-judge:

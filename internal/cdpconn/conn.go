@@ -22,6 +22,7 @@ import (
 	"net/url"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/chromedp/cdproto"
 	"github.com/chromedp/cdproto/cdp"
@@ -46,6 +47,9 @@ type Conn struct {
 
 	done chan struct{} // closed when the connection ended
 	err  error         // why; set before done is closed
+
+	// heard is when the browser last sent anything, in Unix nanoseconds.
+	heard atomic.Int64
 }
 
 // Dial connects to the browser whose DevTools endpoint is browserURL
@@ -86,6 +90,7 @@ func (c *Conn) read() {
 			close(c.done)
 			return
 		}
+		c.heard.Store(time.Now().UnixNano())
 		if msg.ID == 0 {
 			c.onEvent(msg.SessionID, msg)
 			continue
@@ -98,6 +103,17 @@ func (c *Conn) read() {
 			ch <- msg // buffered; the caller may have gone
 		}
 	}
+}
+
+// Heard returns when the browser last sent anything on the connection (a
+// reply or an event): a sign that it makes progress, however slowly. It is
+// the zero time before the first message.
+func (c *Conn) Heard() time.Time {
+	n := c.heard.Load()
+	if n == 0 {
+		return time.Time{}
+	}
+	return time.Unix(0, n)
 }
 
 // ErrLost is wrapped by every error caused by the connection ending.

@@ -264,8 +264,12 @@ func (j *Judge) settle(ctx context.Context) (busy string, err error) {
 		if left <= 0 {
 			return fmt.Sprintf("%s: %s after %s", v.state.URL, busy, bound), nil
 		}
+		// busy's wait is when the page could be quiet at the earliest
+		// (settlePoll while it loads or fetches): what happens meanwhile
+		// only puts that later, so looking sooner would only cost the
+		// page and the browser a call.
 		select {
-		case <-time.After(min(wait, left, settlePoll)):
+		case <-time.After(min(wait, left)):
 		case <-ctx.Done():
 			return "", ctx.Err()
 		}
@@ -315,6 +319,10 @@ func (j *Judge) sinceStart() int64 {
 	defer j.mu.Unlock()
 	return now.Sub(j.rec.start).Milliseconds()
 }
+
+// Heard returns when the browser last sent the judge anything: the
+// judge's progress, for a deadline that measures it rather than wall time.
+func (j *Judge) Heard() time.Time { return j.conn.Heard() }
 
 // alive reports an error if the connection to the browser has ended.
 func (j *Judge) alive() error {

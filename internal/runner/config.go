@@ -120,7 +120,8 @@ type Spec struct {
 	Pace Pace
 	// Processors is how many processors the run may keep busy; zero means
 	// runtime.NumCPU(). While the workers are fewer, each prepares its
-	// next task ahead (see worker.work).
+	// next task ahead (see worker.work). At most this many tasks are set
+	// up at once, whatever Parallel (see admission).
 	Processors int
 
 	// Classes are the suite's screenshot classes.
@@ -140,7 +141,10 @@ type Spec struct {
 	// TraceOff (none; the zero value).
 	Trace Trace
 
-	// JudgeTimeout bounds each judge's capture; zero means 20 s.
+	// JudgeTimeout is how long each judge's capture may go without a
+	// word from the browser before it fails; zero means 20 s. It measures
+	// progress, not the capture's length: a capture that keeps hearing
+	// from the browser goes on (within 10 minutes).
 	JudgeTimeout time.Duration
 }
 
@@ -409,6 +413,8 @@ type Hooks struct {
 type config struct {
 	*Spec
 	Hooks
+	// admission admits the set-ups of the run's tasks.
+	admission *admission
 }
 
 // Event is a progress update.

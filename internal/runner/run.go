@@ -23,7 +23,7 @@ func Run(ctx context.Context, p *Plan, h Hooks) *report.Run {
 	if h.Wait == nil {
 		h.Wait = sleep
 	}
-	cfg := &config{Spec: &p.spec, Hooks: h}
+	cfg := &config{Spec: &p.spec, Hooks: h, admission: newAdmission(p.spec.Processors, memAvailable)}
 	run := &report.Run{
 		SchemaVersion: report.SchemaVersion,
 		GitSHA:        p.spec.GitSHA,

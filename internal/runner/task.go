@@ -23,9 +23,14 @@ import (
 	"contractbench/internal/webreplay"
 )
 
-// judgeTimeout bounds the judge's capture, which runs after the task's own
-// deadline may have passed; Spec.JudgeTimeout overrides it.
-const judgeTimeout = 20 * time.Second
+// judgeTimeout bounds how long the judge's capture, which runs after the
+// task's own deadline may have passed, may go without a word from the
+// browser (progressContext); Spec.JudgeTimeout overrides it. judgeLimit
+// bounds the whole capture, however much the browser says meanwhile.
+const (
+	judgeTimeout = 20 * time.Second
+	judgeLimit   = 10 * time.Minute
+)
 
 // abortContext returns a context that keeps parent's values but not its
 // cancellation, and ends when abort is closed (or stop is called).
@@ -118,30 +123,47 @@ const thumbnailShare = 10
 // prepare starts an attempt of a task in the worker's browser and sets it
 // up to the moment its agent can start: the web layer, the browser context
 // (or browser), the judge, the start page loaded and settled, the tool
-// server connected. It runs under the task's timeout, and never fails: a
+// server connected. It first waits for the run's admission (what the
+// machine can take), which is no part of the task's time. The set-up is
+// the harness's, so the task's timeout, the agent's, does not bound it:
+// setupLimit does, against a harness that is stuck. It never fails: a
 // set-up that went wrong is kept for finish to report.
 func (w *worker) prepare(ctx context.Context, t *suite.Task, attempt int) *taskRun {
 	cfg := w.cfg
-	r := &taskRun{cfg: cfg, task: t, attempt: attempt, start: cfg.Now(), worker: w}
+	r := &taskRun{cfg: cfg, task: t, attempt: attempt, worker: w}
 	r.abort, r.stopAbort = abortContext(ctx, cfg.Abort)
+	if err := cfg.admission.enter(ctx); err != nil {
+		r.start = cfg.Now()
+		r.setupErr, r.ready = err, r.start
+		return r
+	}
+	defer cfg.admission.leave()
+	r.start = cfg.Now()
 	cfg.Progress(Event{Task: t.ID, Attempt: attempt, Step: "setup"})
-	sctx, cancel := context.WithTimeout(ctx, t.Timeout)
+	sctx, cancel := context.WithTimeout(ctx, max(t.Timeout, setupLimit))
 	defer cancel()
 	r.setupErr = r.setUp(sctx)
 	r.ready = cfg.Now()
 	return r
 }
 
+// setupLimit bounds a task's set-up when its timeout is shorter: a set-up
+// that takes minutes is a harness that is stuck, not a slow machine (a
+// set-up takes about half a second of a processor).
+const setupLimit = 5 * time.Minute
+
 // finish runs the prepared task's agent, grades the result and closes
 // everything the task held. The task's clock leaves out the time it waited
-// prepared: its duration is its set-up's plus its own.
+// prepared: its duration is its set-up's plus its own. Its timeout is its
+// agent's alone: the agent's turns and tool calls count, the harness's
+// set-up and judging never do.
 func (r *taskRun) finish(ctx context.Context) (*report.TaskResult, *transcript.Recorder) {
 	cfg := r.cfg
 	setup := r.ready.Sub(r.start)
 	r.start = cfg.Now().Add(-setup)
 	cfg.Progress(Event{Task: r.task.ID, Attempt: r.attempt, Step: "start", Elapsed: setup})
 	defer r.discard()
-	res, rec := r.run(ctx, r.task.Timeout-setup)
+	res, rec := r.run(ctx, r.task.Timeout)
 	if ctx.Err() != nil && (res.Outcome == report.OutcomeError || res.Outcome == report.OutcomeInterrupted) {
 		// Whatever broke once the run was stopped (a browser or server
 		// killed mid-start, a judge cut short) broke because of the stop.
@@ -213,7 +235,7 @@ func (r *taskRun) run(parent context.Context, left time.Duration) (*report.TaskR
 	// The judge grades whatever state the browser is in, even after a
 	// timeout or a budget stop, with a deadline of its own.
 	r.cfg.Progress(Event{Task: r.task.ID, Attempt: r.attempt, Step: "judge", Elapsed: r.cfg.Now().Sub(r.start)})
-	jctx, jcancel := context.WithTimeout(r.abort, r.cfg.JudgeTimeout)
+	jctx, jcancel := progressContext(r.abort, r.judge.Heard, r.cfg.JudgeTimeout, judgeLimit, time.Now, time.After)
 	defer jcancel()
 	verdict, obs, err := r.grade(jctx)
 	if err != nil {

@@ -95,10 +95,10 @@ var TargetTools = []string{"click", "type", "select_option", "drag", "upload_fil
 // maxTimeout bounds a task's timeout so a typo cannot stall a run for hours.
 const maxTimeout = 30 * time.Minute
 
-// minTimeout is the shortest timeout a task may have. The timeout covers
-// starting the browser, the web layer and the tool server as well as the
-// agent, which together take seconds: a shorter one could only end the
-// task as a harness error before the agent's first step.
+// minTimeout is the shortest timeout a task may have. The timeout is the
+// agent's (its turns and tool calls, not the harness's set-up or
+// judging), and a tool call that loads a page takes seconds on a busy
+// machine: a shorter one would measure the machine, not the agent.
 const minTimeout = 10 * time.Second
 
 var idPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)

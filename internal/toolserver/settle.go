@@ -27,8 +27,9 @@ const (
 	// quietOne: either alone for this long also means settled, for pages
 	// that poll the network forever or animate the DOM forever.
 	quietOne = time.Second
-	// poll is how often settle looks at a page that is not quiet yet.
-	poll = 40 * time.Millisecond
+	// lookAgain is the least settle waits before it looks at the page
+	// again.
+	lookAgain = 10 * time.Millisecond
 )
 
 // before is what an action records about the tab before acting, to report
@@ -99,9 +100,13 @@ func (s *Server) settle(ctx context.Context, t *tab, b before, navigating bool) 
 		if (net >= quietBoth && dom >= quietBoth) || net >= quietOne || dom >= quietOne {
 			return waitEnd{loading: t.state().loading}
 		}
-		// Look again when quiet could be reached, if nothing happens
-		// meanwhile, and at least every poll for what does.
-		if sleep(ctx, min(poll, quietBoth-min(net, dom))) != nil {
+		// Look again when quiet could be reached at the earliest, if
+		// nothing happens meanwhile: what does happen (a request, a
+		// mutation) only puts it later, and the page's own count of
+		// its quiet time says so then. Looking more often would only
+		// cost the page and the browser a call each time.
+		wait := min(quietBoth-min(net, dom), quietOne-max(net, dom), time.Until(deadline))
+		if sleep(ctx, max(wait, lookAgain)) != nil {
 			return waitEnd{loading: t.state().loading}
 		}
 	}
