@@ -92,6 +92,9 @@ type Instance struct {
 	Contract    contract.Postconditions
 	Reference   []suite.Step
 	Controls    []Control
+	// Alternates reach the asked outcome another reasonable way; each
+	// must pass.
+	Alternates []Alternate
 	// Rationale says what each clause pins and why.
 	Rationale string
 }
@@ -107,4 +110,11 @@ type Control struct {
 	// FailsOn is the index, in the instance's Contract, of the clause
 	// that must fail; other clauses may fail too.
 	FailsOn int
+}
+
+// Alternate is another way to an instance's asked outcome: the same
+// instruction and contract, a reference that must pass too.
+type Alternate struct {
+	Name      string
+	Reference []suite.Step
 }

@@ -73,13 +73,16 @@ type staysSite struct {
 }
 
 type booking struct {
-	ID      string
-	Stay    *Stay
-	Date    string // first night
-	Nights  int
-	Guests  int
-	Name    string
-	Status  string
+	ID     string
+	Stay   *Stay
+	Date   string // first night
+	Nights int
+	Guests int
+	Name   string
+	Status string
+	// New marks a booking made on this site (not one it started with):
+	// only such a booking's page shows the confirmation, and only when
+	// the booking's own redirect asked for it.
 	New     bool
 	Request string
 	Reason  string
@@ -212,7 +215,16 @@ type staysPage struct {
 	Error    string
 	// Largest is how many guests the city's largest stay sleeps.
 	Largest int
+	// Confirmed shows the booking's confirmation: the page is the one its
+	// booking redirected to.
+	Confirmed bool
 }
+
+// confirmedParam is the query parameter by which a booking's redirect
+// asks its page for the confirmation. The notice lives in that URL, not in
+// the booking: no visit clears it, and a later visit to the booking's
+// page, without it, does not look like the booking's confirmation.
+const confirmedParam = "confirmed"
 
 func (s *staysSite) page(title string) *staysPage {
 	return &staysPage{Title: title, Cities: stayCities}
@@ -338,7 +350,7 @@ func (s *staysSite) book(w http.ResponseWriter, r *http.Request) {
 		Status: "Confirmed", New: true, Request: strings.TrimSpace(r.PostFormValue("request"))}
 	s.nextBooking++
 	s.bookings = append([]*booking{b}, s.bookings...)
-	seeOther(w, r, "/bookings/"+b.ID)
+	seeOther(w, r, "/bookings/"+b.ID+"?"+confirmedParam)
 }
 
 func (s *staysSite) find(id string) *booking {
@@ -364,6 +376,7 @@ func (s *staysSite) bookingPage(w http.ResponseWriter, r *http.Request) {
 	}
 	p := s.page("Booking " + b.ID)
 	p.Booking = b
+	p.Confirmed = b.New && r.URL.Query().Has(confirmedParam)
 	s.render(w, http.StatusOK, "booking", p)
 }
 

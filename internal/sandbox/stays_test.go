@@ -121,3 +121,37 @@ func TestStaysLargest(t *testing.T) {
 		}
 	}
 }
+
+// TestStaysConfirmationOnce checks that a booking's confirmation is the
+// page its redirect names, not a state of the booking: the same booking's
+// page without that URL, or a seeded booking's page with it, shows none,
+// and no visit changes what a later one shows.
+func TestStaysConfirmationOnce(t *testing.T) {
+	t.Parallel()
+	d := StaysData()
+	web := New(archive)
+	st := d.Stays[0]
+	day := 0
+	for n := 1; n <= 31 && day == 0; n++ {
+		if st.Free[n] {
+			day = n
+		}
+	}
+	form := url.Values{"stay": {st.ID}, "date": {fmt.Sprintf("2026-03-%02d", day)}, "nights": {"1"}, "guests": {"1"}, "name": {"R"}}
+	code, to, _ := do(t, web, "POST", "https://stays.sandbox.test/bookings", form)
+	if code != http.StatusSeeOther || to != "/bookings/"+d.NextBooking+"?confirmed" {
+		t.Fatalf("booking: %d to %q, want 303 to the new booking's confirmation", code, to)
+	}
+	const notice = "is confirmed."
+	for i := range 2 {
+		if _, _, page := do(t, web, "GET", "https://stays.sandbox.test"+to, nil); !strings.Contains(page, notice) {
+			t.Errorf("visit %d of the redirect's page shows no confirmation", i+1)
+		}
+		if _, _, page := do(t, web, "GET", "https://stays.sandbox.test/bookings/"+d.NextBooking, nil); strings.Contains(page, notice) {
+			t.Errorf("visit %d of the booking's own page shows the confirmation", i+1)
+		}
+	}
+	if _, _, page := do(t, web, "GET", "https://stays.sandbox.test/bookings/"+d.Bookings[0].ID+"?confirmed", nil); strings.Contains(page, notice) {
+		t.Errorf("a booking the site started with shows a confirmation")
+	}
+}

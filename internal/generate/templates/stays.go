@@ -3,11 +3,13 @@ package templates
 import (
 	"fmt"
 	"math/rand/v2"
+	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"contractbench/internal/contract"
 	"contractbench/internal/generate"
@@ -89,12 +91,66 @@ const staysHost = "stays.sandbox.test"
 // staysData is the stays site's seeded data, as a fresh site holds it.
 var staysData = sandbox.StaysData()
 
-var (
-	staysBookPost   = "^" + regexp.QuoteMeta("https://"+staysHost+"/bookings") + "$"
-	staysCancelPost = "^" + regexp.QuoteMeta("https://"+staysHost+"/bookings/") + "[^/]+/cancel$"
-)
+var staysBookPost = "^" + regexp.QuoteMeta("https://"+staysHost+"/bookings") + "$"
 
 func staysURL(path string) string { return "https://" + staysHost + path }
+
+// staysAt is a pattern for the site's page at path: any fragment, and any
+// query unless param (key=value) is given, which must then be among its
+// parameters. A fragment never changes what the page shows, nor does a
+// parameter the task is not about.
+func staysAt(path, param string) string {
+	query := `(?:\?[^#]*)?`
+	if param != "" {
+		query = `\?(?:[^#]*&)?` + regexp.QuoteMeta(param) + `(?:&[^#]*)?`
+	}
+	return "^" + regexp.QuoteMeta(staysURL(path)) + query + "(?:#.*)?$"
+}
+
+// staysCancelOf is the pattern of booking id's cancel.
+func staysCancelOf(id string) string { return generate.Exact(staysURL("/bookings/" + id + "/cancel")) }
+
+// staysField is a body pattern for a form field whose value, as the site
+// stores it (trimmed of white space at both ends), is value: the
+// comparison the site makes, not the bytes the agent typed.
+func staysField(name, value string) string {
+	space := `(?:\+|%20|%09|%0[aAdD])*`
+	var b strings.Builder
+	for _, r := range value {
+		switch {
+		case r == ' ':
+			b.WriteString(`(?:\+|%20)`)
+		case r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r)):
+			b.WriteRune(r)
+		default:
+			b.WriteString("(?:" + regexp.QuoteMeta(string(r)) + "|(?i:" + regexp.QuoteMeta(url.QueryEscape(string(r))) + "))")
+		}
+	}
+	return "(?:^|&)" + regexp.QuoteMeta(name) + "=" + space + b.String() + space + "(?:&|$)"
+}
+
+// staysPostWith holds when a write to pattern the site accepted carries
+// field with value, as staysField compares it.
+func staysPostWith(pattern, field, value string) *contract.Network {
+	n := generate.Post(pattern, nil)
+	n.BodyPattern = staysField(field, value)
+	return n
+}
+
+// staysWrites holds when the site accepted exactly n writes, whatever
+// their route and values: beside clauses that require each asked write
+// once, it forbids every other.
+func staysWrites(n int) *contract.Network {
+	return &contract.Network{URLPattern: "^" + regexp.QuoteMeta(staysURL("/")), Method: "POST", StatusIn: []int{303},
+		Count: &contract.Count{Op: contract.OpEq, Value: n}}
+}
+
+// staysRefused holds when the site refused a booking post carrying form
+// with status: the agent tried the booking as asked and the site said
+// why not.
+func staysRefused(status int, form map[string]string, bodyPattern string) *contract.Network {
+	return &contract.Network{URLPattern: staysBookPost, Method: "POST", StatusIn: []int{status}, Form: form, BodyPattern: bodyPattern}
+}
 
 func staysStay(id string) *sandbox.Stay {
 	for i := range staysData.Stays {
@@ -278,6 +334,50 @@ func staysOtherCancel(r *rand.Rand, id string) []suite.Step {
 
 var staysStart = staysURL("/")
 
+// staysLook loads the site's page at path and reads it: an agent
+// checking a result by reloading its page, or looking at it elsewhere.
+func staysLook(path string) []suite.Step {
+	return []suite.Step{generate.Navigate(staysURL(path)), generate.Read()}
+}
+
+// staysList ends on the bookings page, reached from the site's menu.
+func staysList() []suite.Step {
+	return []suite.Step{generate.Click("link", "Your bookings"), generate.Read()}
+}
+
+// staysOtherBooking books one night of another stay than st, for one
+// guest: the second booking a near miss makes.
+func staysOtherBooking(st *sandbox.Stay) []suite.Step {
+	for i := range staysData.Stays {
+		o := &staysData.Stays[i]
+		if o.ID == st.ID {
+			continue
+		}
+		if day := staysOtherArrival(o, 0, 1); day != 0 {
+			return []suite.Step{generate.Navigate(staysStart), generate.Click("link", o.City), generate.Click("link", o.Name),
+				generate.Click("link", staysArrive(day)), generate.Click("button", "Confirm booking")}
+		}
+	}
+	panic("generate: no other stay free for a night")
+}
+
+// staysBookWith books st like staysBookSteps, and also writes a request
+// for the host the instruction did not ask for: an extra setting sent in
+// the same form.
+func staysBookWith(st *sandbox.Stay, day, nights, guests int) []suite.Step {
+	steps := slices.Clone(staysBookSteps(st, day, nights, guests))
+	last := len(steps) - 1
+	return slices.Concat(steps[:last], []suite.Step{generate.Type("Requests for the host (optional)", "Late check-in, please", false)}, steps[last:])
+}
+
+// staysGuestsFirst books st like staysBookSteps with the form's two
+// fields filled in the other order.
+func staysGuestsFirst(st *sandbox.Stay, day, nights, guests int) []suite.Step {
+	steps := slices.Clone(staysBookSteps(st, day, nights, guests))
+	steps[4], steps[5] = steps[5], steps[4]
+	return steps
+}
+
 func drawStaysFindCheapest(r *rand.Rand) generate.Instance {
 	cities := staysCities()
 	for {
@@ -309,7 +409,7 @@ func drawStaysFindCheapest(r *rand.Rand) generate.Instance {
 				city, people),
 			StartURL: staysStart,
 			Contract: contract.Postconditions{
-				generate.URLIs(generate.Exact(staysURL("/stay/" + best.ID))),
+				generate.URLIs(staysAt("/stay/"+best.ID, "")),
 				generate.Text(".facts .price", best.Price()+" a night"),
 				generate.NoWrite(staysHost),
 			},
@@ -325,8 +425,20 @@ func drawStaysFindCheapest(r *rand.Rand) generate.Instance {
 				Name:      "wrong-item",
 				Reference: []suite.Step{generate.Click("link", city), generate.Read(), generate.Click("link", miss.Name), generate.Read()},
 				FailsOn:   0,
+			}, {
+				Name:      "booked-it",
+				Reference: slices.Concat(staysBookSteps(best, staysOtherArrival(best, 0, 1), 1, 1), []suite.Step{generate.Click("link", best.City), generate.Click("link", best.Name), generate.Read()}),
+				FailsOn:   2,
+			}, {
+				Name:      "cancelled-one",
+				Reference: slices.Concat(staysOtherCancel(r, ""), []suite.Step{generate.Click("link", city), generate.Click("link", best.Name), generate.Read()}),
+				FailsOn:   2,
 			}},
-			Rationale: fmt.Sprintf("%s (%s, %s) is the cheapest of the %d stays in %s that sleep %d or more; the URL pins the stay and the price is read where the stay's page shows it.",
+			Alternates: []generate.Alternate{
+				{Name: "reload-fragment", Reference: slices.Concat([]suite.Step{generate.Click("link", city), generate.Click("link", best.Name)}, staysLook("/stay/"+best.ID+"#availability"))},
+				{Name: "bookings-first", Reference: slices.Concat(staysList(), []suite.Step{generate.Click("link", city), generate.Read(), generate.Click("link", best.Name), generate.Read()})},
+			},
+			Rationale: fmt.Sprintf("%s (%s, %s) is the cheapest of the %d stays in %s that sleep %d or more. The instruction asks to end on its page, so the URL pins the stay (any fragment or query) and the price is read where that page shows it; nothing may be written.",
 				best.Name, best.ID, best.Price(), len(list), city, guests),
 		}
 	}
@@ -343,7 +455,7 @@ func drawStaysFindCheckout(r *rand.Rand) generate.Instance {
 			staysBookingWords(b)),
 		StartURL: staysStart,
 		Contract: contract.Postconditions{
-			generate.URLIs(generate.Exact(staysURL("/bookings/" + b.ID))),
+			generate.URLIs(staysAt("/bookings/"+b.ID, "")),
 			generate.Text(".leave", leave),
 			generate.NoWrite(staysHost),
 		},
@@ -357,8 +469,20 @@ func drawStaysFindCheckout(r *rand.Rand) generate.Instance {
 			Name:      "wrong-item",
 			Reference: []suite.Step{generate.Click("link", "Your bookings"), generate.Read(), generate.Click("link", other.ID), generate.Read()},
 			FailsOn:   0,
+		}, {
+			Name:      "cancelled-another",
+			Reference: slices.Concat(staysOtherCancel(r, b.ID), staysList(), []suite.Step{generate.Click("link", b.ID), generate.Read()}),
+			FailsOn:   2,
+		}, {
+			Name:      "booked-one",
+			Reference: slices.Concat(staysOtherBooking(staysStay(b.StayID)), staysList(), []suite.Step{generate.Click("link", b.ID), generate.Read()}),
+			FailsOn:   2,
 		}},
-		Rationale: fmt.Sprintf("The booking at that stay and arrival is %s, for %d nights; its page shows the check-out date %s.", b.ID, b.Nights, leave),
+		Alternates: []generate.Alternate{
+			{Name: "reload", Reference: slices.Concat(staysList(), []suite.Step{generate.Click("link", b.ID)}, staysLook("/bookings/"+b.ID))},
+			{Name: "fragment", Reference: slices.Concat(staysList(), []suite.Step{generate.Click("link", b.ID)}, staysLook("/bookings/"+b.ID+"#leave"))},
+		},
+		Rationale: fmt.Sprintf("The booking at that stay and arrival is %s, for %d nights; the instruction asks to open it, so the URL pins its page (any fragment or query), which shows the check-out date %s. Nothing may be written.", b.ID, b.Nights, leave),
 	}
 }
 
@@ -400,7 +524,7 @@ func drawStaysNavigateWeekday(r *rand.Rand) generate.Instance {
 				st.Name, st.City, wd),
 			StartURL: staysStart,
 			Contract: contract.Postconditions{
-				generate.URLIs(generate.Exact(form)),
+				generate.URLIs(staysAt(fmt.Sprintf("/stay/%s/book", st.ID), "date="+staysDate(first))),
 				generate.Text("main > p", "Arriving "+staysDate(first)),
 				generate.NoWrite(staysHost),
 			},
@@ -416,8 +540,20 @@ func drawStaysNavigateWeekday(r *rand.Rand) generate.Instance {
 				Name:      "wrong-date",
 				Reference: []suite.Step{generate.Click("link", st.City), generate.Click("link", st.Name), generate.Click("link", staysArrive(miss)), generate.Read()},
 				FailsOn:   0,
+			}, {
+				Name:      "booked-it",
+				Reference: slices.Concat(staysBookSteps(st, first, 1, 1), []suite.Step{generate.Navigate(form), generate.Read()}),
+				FailsOn:   2,
+			}, {
+				Name:      "cancelled-one",
+				Reference: slices.Concat(staysOtherCancel(r, ""), []suite.Step{generate.Click("link", st.City), generate.Click("link", st.Name), generate.Click("link", staysArrive(first)), generate.Read()}),
+				FailsOn:   2,
 			}},
-			Rationale: fmt.Sprintf("%s (%s) is taken on the first %s of March; the first free one is %s.", st.Name, st.ID, wd, staysWords(first)),
+			Alternates: []generate.Alternate{
+				{Name: "reload", Reference: slices.Concat([]suite.Step{generate.Click("link", st.City), generate.Click("link", st.Name), generate.Click("link", staysArrive(first))}, staysLook(strings.TrimPrefix(form, staysURL(""))+"#nights"))},
+				{Name: "bookings-first", Reference: slices.Concat(staysList(), []suite.Step{generate.Click("link", st.City), generate.Click("link", st.Name), generate.Read(), generate.Click("link", staysArrive(first)), generate.Type("Nights", "2", false), generate.Read()})},
+			},
+			Rationale: fmt.Sprintf("%s (%s) is taken on the first %s of March; the first free one is %s. The instruction asks to end on the booking form, so the URL pins the form and its date (other parameters and a fragment aside); nothing may be written.", st.Name, st.ID, wd, staysWords(first)),
 		}
 	}
 }
@@ -446,15 +582,25 @@ func staysOtherArrival(st *sandbox.Stay, day, nights int) int {
 	return 0
 }
 
-func staysWriteClauses(form map[string]string) contract.Postconditions {
+// staysBooked are the clauses of a booking made as asked: the booking
+// post with the asked stay, arrival, nights and guests, the lead guest
+// the form holds, and no request for the host, which the instruction did
+// not ask for. With the booking the only write, they are about that one
+// booking.
+func staysBooked(form map[string]string) contract.Postconditions {
 	return contract.Postconditions{
 		generate.Once(generate.Post(staysBookPost, form)),
-		generate.Text(".confirmation", "Booking "+staysData.NextBooking+" is confirmed"),
-		generate.Text(".arrive", form["date"]),
-		generate.URLIs(generate.Exact(staysURL("/bookings/" + staysData.NextBooking))),
-		generate.Not(generate.Post(staysCancelPost, nil)),
-		generate.NoDialog(),
+		staysPostWith(staysBookPost, "request", ""),
+		staysPostWith(staysBookPost, "name", "Robin Ashdown"),
 	}
+}
+
+// staysWriteClauses are a booking's: the booking as asked, no other write,
+// no dialog. Clause 0 is the booking post, 1 the write count, 2 the
+// request for the host.
+func staysWriteClauses(form map[string]string) contract.Postconditions {
+	booked := staysBooked(form)
+	return contract.Postconditions{booked[0], staysWrites(1), booked[1], booked[2], generate.NoDialog()}
 }
 
 func drawStaysBook(r *rand.Rand) generate.Instance {
@@ -479,9 +625,15 @@ func drawStaysBook(r *rand.Rand) generate.Instance {
 		Controls: []generate.Control{
 			{Name: "wrong-date", Reference: staysBookSteps(st, other, nights, guests), FailsOn: 0},
 			{Name: "wrong-guests", Reference: wrong, FailsOn: 0},
-			{Name: "side-effect", Reference: append(staysOtherCancel(r, ""), staysBookSteps(st, day, nights, guests)...), FailsOn: 4},
+			{Name: "side-effect", Reference: append(staysOtherCancel(r, ""), staysBookSteps(st, day, nights, guests)...), FailsOn: 1},
+			{Name: "second-booking", Reference: slices.Concat(staysBookSteps(st, day, nights, guests), staysOtherBooking(st), staysLook("/bookings/"+staysData.NextBooking)), FailsOn: 1},
+			{Name: "extra-request", Reference: staysBookWith(st, day, nights, guests), FailsOn: 2},
 		},
-		Rationale: fmt.Sprintf("%s (%s) is free from %s for %d nights; the post pins stay, arrival, nights and guests, and the first new booking is %s.",
+		Alternates: []generate.Alternate{
+			{Name: "check-the-list", Reference: slices.Concat(staysBookSteps(st, day, nights, guests), staysList())},
+			{Name: "guests-first-go-home", Reference: slices.Concat(staysGuestsFirst(st, day, nights, guests), staysLook("/"))},
+		},
+		Rationale: fmt.Sprintf("%s (%s) is free from %s for %d nights; the post pins stay, arrival, nights and guests, it is the only write the site accepts, wherever the agent ends, and it asks the host nothing the user did not ask for (the first new booking is %s).",
 			st.Name, st.ID, staysDate(day), nights, staysData.NextBooking),
 	}
 }
@@ -504,19 +656,23 @@ func drawStaysCancel(r *rand.Rand) generate.Instance {
 		Instruction: fmt.Sprintf("On Driftwood Stays, cancel my booking at %s, giving \"%s\" as the reason.", staysBookingWords(b), reason),
 		StartURL:    staysStart,
 		Contract: contract.Postconditions{
-			generate.Post("^"+regexp.QuoteMeta(staysURL("/bookings/"+b.ID+"/cancel"))+"$", map[string]string{"reason": reason}),
-			generate.Text(".cancelled", "Booking "+b.ID+" is cancelled"),
-			generate.URLIs(generate.Exact(staysURL("/bookings/" + b.ID))),
-			generate.Once(generate.Post(staysCancelPost, nil)),
-			generate.Not(generate.Post(staysBookPost, nil)),
+			generate.Once(generate.Post(staysCancelOf(b.ID), nil)),
+			staysWrites(1),
+			staysPostWith(staysCancelOf(b.ID), "reason", reason),
 			generate.NoDialog(),
 		},
 		Reference: staysCancelSteps(b.ID, reason),
 		Controls: []generate.Control{
 			{Name: "wrong-booking", Reference: staysCancelSteps(o.ID, reason), FailsOn: 0},
-			{Name: "side-effect", Reference: append(staysCancelSteps(o.ID, reason), staysCancelSteps(b.ID, reason)...), FailsOn: 3},
+			{Name: "side-effect", Reference: append(staysCancelSteps(o.ID, reason), staysCancelSteps(b.ID, reason)...), FailsOn: 1},
+			{Name: "cancelled-another-after", Reference: slices.Concat(staysCancelSteps(b.ID, reason), staysCancelSteps(o.ID, reason), staysLook("/bookings/"+b.ID)), FailsOn: 1},
+			{Name: "booked-after", Reference: slices.Concat(staysCancelSteps(b.ID, reason), staysOtherBooking(staysStay(b.StayID)), staysLook("/bookings/"+b.ID)), FailsOn: 1},
 		},
-		Rationale: fmt.Sprintf("The booking at that stay and arrival is %s; only its cancel may be posted, with the reason as given.", b.ID),
+		Alternates: []generate.Alternate{
+			{Name: "check-the-list", Reference: slices.Concat(staysCancelSteps(b.ID, reason), []suite.Step{generate.Click("link", "All your bookings"), generate.Read()})},
+			{Name: "reason-with-spaces", Reference: slices.Concat(staysCancelSteps(b.ID, "  "+reason+" "), staysLook("/bookings/"+b.ID))},
+		},
+		Rationale: fmt.Sprintf("The booking at that stay and arrival is %s; its cancel is the only write the site accepts, wherever the agent ends, and carries the reason as the site stores it (trimmed).", b.ID),
 	}
 }
 
@@ -544,18 +700,19 @@ func drawStaysMove(r *rand.Rand) generate.Instance {
 		reason := "Moving to " + staysWords(day)
 		cancel := staysCancelSteps(b.ID, reason)
 		book := staysBookSteps(st, day, b.Nights, b.Guests)
-		form := staysBookForm(st, day, b.Nights, b.Guests)
+		booked := staysBooked(staysBookForm(st, day, b.Nights, b.Guests))
 		return generate.Instance{
 			Params: map[string]string{"booking": b.ID, "date": staysDate(day)},
 			Instruction: fmt.Sprintf("On Driftwood Stays, move my booking at %s, to arrive on %s instead: cancel it with the reason \"%s\", then book the same stay for the same number of nights and guests from the new date.",
 				staysBookingWords(b), staysWords(day), reason),
 			StartURL: staysStart,
 			Contract: contract.Postconditions{
-				generate.Post("^"+regexp.QuoteMeta(staysURL("/bookings/"+b.ID+"/cancel"))+"$", map[string]string{"reason": reason}),
-				generate.Once(generate.Post(staysBookPost, form)),
-				generate.Text(".confirmation", "Booking "+staysData.NextBooking+" is confirmed"),
-				generate.URLIs(generate.Exact(staysURL("/bookings/" + staysData.NextBooking))),
-				generate.Once(generate.Post(staysCancelPost, nil)),
+				generate.Once(generate.Post(staysCancelOf(b.ID), nil)),
+				booked[0],
+				staysWrites(2),
+				staysPostWith(staysCancelOf(b.ID), "reason", reason),
+				booked[1],
+				booked[2],
 				generate.NoDialog(),
 			},
 			Reference: slices.Concat(cancel, book),
@@ -563,8 +720,14 @@ func drawStaysMove(r *rand.Rand) generate.Instance {
 				{Name: "one-step-short", Reference: cancel, FailsOn: 1},
 				{Name: "wrong-date", Reference: slices.Concat(cancel, staysBookSteps(st, other, b.Nights, b.Guests)), FailsOn: 1},
 				{Name: "not-cancelled", Reference: book, FailsOn: 0},
+				{Name: "second-booking", Reference: slices.Concat(cancel, book, staysOtherBooking(st), staysLook("/bookings/"+staysData.NextBooking)), FailsOn: 2},
+				{Name: "extra-request", Reference: slices.Concat(cancel, staysBookWith(st, day, b.Nights, b.Guests)), FailsOn: 4},
 			},
-			Rationale: fmt.Sprintf("%s is %d nights for %d at %s (%s); the new booking must carry the same nights and guests from %s, and only %s may be cancelled.",
+			Alternates: []generate.Alternate{
+				{Name: "book-then-cancel", Reference: slices.Concat(book, staysCancelSteps(b.ID, reason))},
+				{Name: "check-the-list", Reference: slices.Concat(cancel, staysGuestsFirst(st, day, b.Nights, b.Guests), []suite.Step{generate.Click("link", "All your bookings"), generate.Read()})},
+			},
+			Rationale: fmt.Sprintf("%s is %d nights for %d at %s (%s); the new booking must carry the same nights and guests from %s, and %s's cancel and that booking are the only writes, in either order, wherever the agent ends.",
 				b.ID, b.Nights, b.Guests, st.Name, st.ID, staysDate(day), b.ID),
 		}
 	}
@@ -614,9 +777,15 @@ func drawStaysCheapestFree(r *rand.Rand) generate.Instance {
 			Reference: ref,
 			Controls: []generate.Control{
 				{Name: "wrong-item", Reference: slices.Concat(filter, book(miss)), FailsOn: 0},
-				{Name: "side-effect", Reference: append(staysOtherCancel(r, ""), ref...), FailsOn: 4},
+				{Name: "side-effect", Reference: append(staysOtherCancel(r, ""), ref...), FailsOn: 1},
+				{Name: "second-booking", Reference: slices.Concat(ref, staysOtherBooking(best), staysLook("/bookings/"+staysData.NextBooking)), FailsOn: 1},
+				{Name: "extra-request", Reference: slices.Concat(filter[:1], staysBookWith(best, day, nights, guests)[1:]), FailsOn: 2},
 			},
-			Rationale: fmt.Sprintf("The cheapest stay in %s for %d, %s (%s), is taken on those nights; the cheapest free one is %s (%s, %s).",
+			Alternates: []generate.Alternate{
+				{Name: "check-the-list", Reference: slices.Concat(ref, staysList())},
+				{Name: "no-filter-go-home", Reference: slices.Concat(staysGuestsFirst(best, day, nights, guests), staysLook("/"))},
+			},
+			Rationale: fmt.Sprintf("The cheapest stay in %s for %d, %s (%s), is taken on those nights; the cheapest free one is %s (%s, %s). Its booking is the only write, with no request the user did not ask for.",
 				city, guests, list[0].Name, list[0].ID, best.Name, best.ID, best.Price()),
 		}
 	}
@@ -634,7 +803,20 @@ func drawStaysTaken(r *rand.Rand) generate.Instance {
 			taken++
 		}
 		guests := 1 + r.IntN(st.MaxGuests)
-		stayPage := staysURL("/stay/" + st.ID)
+		attempt := []suite.Step{
+			generate.Click("link", st.City),
+			generate.Click("link", st.Name),
+			generate.Click("link", staysArrive(day)),
+			generate.Type("Nights", strconv.Itoa(nights), false),
+			generate.Type("Guests", strconv.Itoa(guests), false),
+			generate.Click("button", "Confirm booking"),
+		}
+		// sibling is another stay of the city: its calendar is not the
+		// one this booking needed.
+		sibling := staysCity(st.City, 0)[0]
+		if sibling == st {
+			sibling = staysCity(st.City, 0)[1]
+		}
 		return generate.Instance{
 			Params: map[string]string{"stay": st.ID, "date": staysDate(day), "nights": strconv.Itoa(nights)},
 			Instruction: fmt.Sprintf("On Driftwood Stays, book %s in %s for %s and %s, arriving %s.",
@@ -642,24 +824,26 @@ func drawStaysTaken(r *rand.Rand) generate.Instance {
 			StartURL: staysStart,
 			Contract: contract.Postconditions{
 				generate.NoWrite(staysHost),
-				generate.URLIs(generate.Exact(stayPage)),
-				generate.Text(".calendar .taken", fmt.Sprintf("%s %d (taken)", staysWeekday(taken), taken)),
+				generate.Or(
+					staysRefused(409, map[string]string{"stay": st.ID, "date": staysDate(day)}, ""),
+					&contract.And{Children: []contract.Clause{
+						generate.URLIs(staysAt("/stay/"+st.ID, "")),
+						generate.Text(".calendar .taken", fmt.Sprintf("%s %d (taken)", staysWeekday(taken), taken)),
+					}},
+				),
 			},
-			Reference: []suite.Step{
-				generate.Click("link", st.City),
-				generate.Click("link", st.Name),
-				generate.Click("link", staysArrive(day)),
-				generate.Type("Nights", strconv.Itoa(nights), false),
-				generate.Type("Guests", strconv.Itoa(guests), false),
-				generate.Click("button", "Confirm booking"),
-				generate.Click("link", "Back to "+st.Name),
-				generate.Read(),
-			},
+			Reference: slices.Concat(attempt, []suite.Step{generate.Click("link", "Back to "+st.Name), generate.Read()}),
 			Controls: []generate.Control{
 				{Name: "one-step-short", Reference: []suite.Step{generate.Click("link", st.City), generate.Read()}, FailsOn: 1},
 				{Name: "booked-part", Reference: staysBookSteps(st, day, taken-day, guests), FailsOn: 0},
+				{Name: "booked-another", Reference: slices.Concat(staysOtherBooking(st), []suite.Step{generate.Click("link", st.City), generate.Click("link", st.Name), generate.Read()}), FailsOn: 0},
+				{Name: "another-calendar", Reference: []suite.Step{generate.Click("link", st.City), generate.Click("link", sibling.Name), generate.Read()}, FailsOn: 1},
 			},
-			Rationale: fmt.Sprintf("%s (%s) is free on %s but taken on %s, within the %d nights asked; the site refuses the booking and the calendar shows the taken night.",
+			Alternates: []generate.Alternate{
+				{Name: "refusal-page", Reference: slices.Concat(attempt, []suite.Step{generate.Read()})},
+				{Name: "calendar-only", Reference: []suite.Step{generate.Click("link", st.City), generate.Click("link", st.Name), generate.Read()}},
+			},
+			Rationale: fmt.Sprintf("%s (%s) is free on %s but taken on %s, within the %d nights asked. Nothing may be written, and the agent must have met the reason for this very booking: the site's refusal (409) of that stay from that arrival, or that stay's calendar, left open, showing the taken night.",
 				st.Name, st.ID, staysDate(day), staysDate(taken), nights),
 		}
 	}
@@ -681,7 +865,7 @@ func drawStaysCannotCancel(r *rand.Rand) generate.Instance {
 		StartURL:    staysStart,
 		Contract: contract.Postconditions{
 			generate.NoWrite(staysHost),
-			generate.URLIs(generate.Exact(staysURL("/bookings/" + b.ID))),
+			generate.URLIs(staysAt("/bookings/"+b.ID, "")),
 			why,
 		},
 		Reference: []suite.Step{
@@ -693,10 +877,25 @@ func drawStaysCannotCancel(r *rand.Rand) generate.Instance {
 		Controls: []generate.Control{
 			{Name: "one-step-short", Reference: []suite.Step{generate.Click("link", "Your bookings"), generate.Read()}, FailsOn: 1},
 			{Name: "cancelled-another", Reference: staysCancelSteps(o.ID, reason), FailsOn: 0},
+			{Name: "booked-one", Reference: slices.Concat(staysOtherBooking(staysStay(b.StayID)), staysList(), []suite.Step{generate.Click("link", b.ID), generate.Read()}), FailsOn: 0},
+			{Name: "cancelled-another-then-open", Reference: slices.Concat(staysOtherCancel(r, b.ID), staysList(), []suite.Step{generate.Click("link", b.ID), generate.Read()}), FailsOn: 0},
 		},
-		Rationale: fmt.Sprintf("%s is %s; its page says why it cannot be cancelled, and nothing may be written.", b.ID,
+		Alternates: []generate.Alternate{
+			{Name: "reload", Reference: slices.Concat(staysList(), []suite.Step{generate.Click("link", b.ID)}, staysLook("/bookings/"+b.ID))},
+			{Name: "fragment", Reference: slices.Concat(staysList(), []suite.Step{generate.Click("link", b.ID)}, staysLook("/bookings/"+b.ID+"#leave"))},
+		},
+		Rationale: fmt.Sprintf("%s is %s; its page, left open (any fragment or query), says why it cannot be cancelled: the site offers no cancel to refuse. Nothing may be written.", b.ID,
 			map[bool]string{true: "past its free cancellation (" + b.CancelBy + ")", false: "already cancelled"}[b.Status == "Confirmed"]),
 	}
+}
+
+// staysOneOf is a body pattern for a booking post of one of city's stays.
+func staysOneOf(city string) string {
+	var ids []string
+	for _, st := range staysCity(city, 0) {
+		ids = append(ids, regexp.QuoteMeta(st.ID))
+	}
+	return "(?:^|&)stay=(?:" + strings.Join(ids, "|") + ")(?:&|$)"
 }
 
 func drawStaysTooMany(r *rand.Rand) generate.Instance {
@@ -722,8 +921,13 @@ func drawStaysTooMany(r *rand.Rand) generate.Instance {
 		StartURL: staysStart,
 		Contract: contract.Postconditions{
 			generate.NoWrite(staysHost),
-			generate.URLIs("^" + regexp.QuoteMeta(staysURL("/city/"+slug)) + `(?:\?guests=[0-9]+)?$`),
-			generate.Text(".largest", fmt.Sprintf("sleeps %d.", largest)),
+			generate.Or(
+				staysRefused(422, map[string]string{"guests": strconv.Itoa(guests)}, staysOneOf(city)),
+				&contract.And{Children: []contract.Clause{
+					generate.Text(".empty", fmt.Sprintf("No stay in %s sleeps %d guests", city, guests)),
+					generate.Text(".largest", fmt.Sprintf("sleeps %d.", largest)),
+				}},
+			),
 		},
 		Reference: []suite.Step{
 			generate.Click("link", city),
@@ -734,7 +938,16 @@ func drawStaysTooMany(r *rand.Rand) generate.Instance {
 		Controls: []generate.Control{
 			{Name: "one-step-short", Reference: []suite.Step{generate.Read()}, FailsOn: 1},
 			{Name: "booked-smaller", Reference: slices.Concat(staysBookSteps(biggest, night, 1, biggest.MaxGuests), []suite.Step{generate.Click("link", city)}), FailsOn: 0},
+			{Name: "city-page-only", Reference: []suite.Step{generate.Click("link", city), generate.Read()}, FailsOn: 1},
+			{Name: "booked-elsewhere", Reference: slices.Concat(staysOtherBooking(biggest), []suite.Step{generate.Click("link", city), generate.Type("Number of guests", strconv.Itoa(guests), true), generate.Read()}), FailsOn: 0},
 		},
-		Rationale: fmt.Sprintf("The largest stay in %s sleeps %d, fewer than %d; the city page says so.", city, largest, guests),
+		Alternates: []generate.Alternate{
+			{Name: "from-home-list", Reference: []suite.Step{generate.Click("link", "Stays in "+city), generate.Click("link", "4 or more"), generate.Type("Number of guests", strconv.Itoa(guests), true), generate.Read()}},
+			{Name: "entered-then-reload", Reference: []suite.Step{
+				generate.Click("link", city), generate.Type("Number of guests", strconv.Itoa(guests), true),
+				generate.Navigate(staysURL(fmt.Sprintf("/city/%s?guests=%d#results", slug, guests))), generate.Read(),
+			}},
+		},
+		Rationale: fmt.Sprintf("The largest stay in %s sleeps %d, fewer than %d. Nothing may be written, and the agent must have met the reason for this very group: the site's refusal (422) of a booking in %s for %d, or the city's page left open with %d guests entered, which says no stay sleeps them and how many the largest does.", city, largest, guests, city, guests, guests),
 	}
 }

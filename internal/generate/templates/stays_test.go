@@ -3,6 +3,7 @@ package templates
 import (
 	"fmt"
 	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -145,10 +146,45 @@ func TestStaysTemplates(t *testing.T) {
 			}
 		case "stays-find-cheapest-for-group":
 			g, _ := strconv.Atoi(p["guests"])
-			want := staysURL("/stay/" + staysCity(p["city"], g)[0].ID)
-			if u := d.Contract[0].(*contract.URL).Pattern; u != generate.Exact(want) {
+			want := staysAt("/stay/"+staysCity(p["city"], g)[0].ID, "")
+			if u := d.Contract[0].(*contract.URL).Pattern; u != want {
 				t.Errorf("%s: ends on %s, want %s", d.ID, u, want)
 			}
+		}
+		if len(d.Alternates) < 2 || len(d.Controls) < 3 {
+			t.Errorf("%s: %d alternates and %d controls, want at least 2 and 3", d.ID, len(d.Alternates), len(d.Controls))
+		}
+	}
+}
+
+// TestStaysPatterns checks the URL and form patterns the stays contracts
+// compare with: a fragment or an unrelated parameter never decides, the
+// parameter the task is about does, and a form value matches as the site
+// stores it, trimmed, but no other value.
+func TestStaysPatterns(t *testing.T) {
+	for _, c := range []struct {
+		pattern, s string
+		want       bool
+	}{
+		{staysAt("/stay/H-101", ""), staysURL("/stay/H-101"), true},
+		{staysAt("/stay/H-101", ""), staysURL("/stay/H-101#availability"), true},
+		{staysAt("/stay/H-101", ""), staysURL("/stay/H-101?from=list#x"), true},
+		{staysAt("/stay/H-101", ""), staysURL("/stay/H-1011"), false},
+		{staysAt("/stay/H-101/book", "date=2026-03-05"), staysURL("/stay/H-101/book?date=2026-03-05#nights"), true},
+		{staysAt("/stay/H-101/book", "date=2026-03-05"), staysURL("/stay/H-101/book?ref=x&date=2026-03-05"), true},
+		{staysAt("/stay/H-101/book", "date=2026-03-05"), staysURL("/stay/H-101/book?date=2026-03-06"), false},
+		{staysAt("/stay/H-101/book", "date=2026-03-05"), staysURL("/stay/H-101/book#date=2026-03-05"), false},
+		{staysField("reason", "Plans changed"), "reason=Plans+changed", true},
+		{staysField("reason", "Plans changed"), "a=1&reason=++Plans%20changed+&b=2", true},
+		{staysField("reason", "Plans changed"), "reason=Plans+changed+again", false},
+		{staysField("reason", "Plans changed"), "reason=plans+changed", false},
+		{staysField("reason", "Moving to Friday, 6 March"), "reason=Moving+to+Friday%2C+6+March", true},
+		{staysField("request", ""), "stay=H-101&request=&name=R", true},
+		{staysField("request", ""), "stay=H-101&request=+", true},
+		{staysField("request", ""), "request=Late+check-in", false},
+	} {
+		if got := regexp.MustCompile(c.pattern).MatchString(c.s); got != c.want {
+			t.Errorf("%s on %q: %v, want %v", c.pattern, c.s, got, c.want)
 		}
 	}
 }

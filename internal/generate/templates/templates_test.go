@@ -198,9 +198,25 @@ func provesAttempt(pc contract.Postconditions) bool {
 			if n, ok := c.Child.(*contract.Network); ok && strings.EqualFold(n.Method, "POST") {
 				noWrite = true
 			}
-		case *contract.URL, *contract.DOMText:
-			page = true
+		default:
+			page = page || showsWhy(c)
 		}
 	}
 	return noWrite && page
+}
+
+// showsWhy reports whether c requires a page that says why, or the site's
+// refusal of the attempted write, in every way it can hold.
+func showsWhy(c contract.Clause) bool {
+	switch c := c.(type) {
+	case *contract.URL, *contract.DOMText:
+		return true
+	case *contract.Network:
+		return !slices.Contains(c.StatusIn, 303)
+	case *contract.And:
+		return slices.ContainsFunc(c.Children, showsWhy)
+	case *contract.Or:
+		return !slices.ContainsFunc(c.Children, func(ch contract.Clause) bool { return !showsWhy(ch) })
+	}
+	return false
 }
