@@ -3,6 +3,7 @@ package contract
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"regexp"
 	"regexp/syntax"
 	"slices"
@@ -136,13 +137,13 @@ func (d *decoder) clause(n *yaml.Node, path string, depth int) Clause {
 	case KindURL:
 		c = &URL{Pattern: f.regexp("pattern")}
 	case KindDOMText:
-		dt := &DOMText{Selector: f.selector("selector", false), Contains: f.text("contains", true)}
+		dt := &DOMText{Selector: f.selector("selector", false), Contains: f.text("contains", true), Page: f.page("page")}
 		if dt.Selector == "" {
 			dt.Selector = defaultSelector
 		}
 		c = dt
 	case KindDOMCount:
-		dc := &DOMCount{Selector: f.selector("selector", true)}
+		dc := &DOMCount{Selector: f.selector("selector", true), Page: f.page("page")}
 		dc.Op, dc.Value = f.comparison()
 		c = dc
 	case KindNetwork:
@@ -289,6 +290,25 @@ func checkSelector(sel string) string {
 	}
 	if t := strings.TrimSpace(sel); strings.ContainsAny(t[len(t)-1:], ">+~,") {
 		return fmt.Sprintf("it ends with %q", t[len(t)-1:])
+	}
+	return ""
+}
+
+// page returns an optional field naming a page the judge opens itself: an
+// absolute http or https URL with a host.
+func (f *fields) page(name string) string {
+	s := f.text(name, false)
+	if s == "" {
+		return ""
+	}
+	u, err := url.Parse(s)
+	switch {
+	case err != nil:
+		f.d.Add(f.Get(name), problem.Join(f.Path, name), "%q is not a URL: %v", problem.Bound(s, 80), errors.Unwrap(err))
+	case u.Scheme != "http" && u.Scheme != "https" || u.Host == "":
+		f.d.Add(f.Get(name), problem.Join(f.Path, name), "%q is not an absolute http or https URL: the judge opens it in a tab of its own", problem.Bound(s, 80))
+	default:
+		return s
 	}
 	return ""
 }
