@@ -1,10 +1,12 @@
 package cli
 
 // The generated suite end to end: it is what its seed makes, its builtin
-// transcripts replay, its controls fail on their clause, the null agents
+// transcripts replay, its controls fail on their clause, its alternates
+// pass, the null agents
 // score 0 on it, and a fresh seed makes a suite whose references pass.
 // Each check takes a sample of the first instance of every template (the
-// replays and the controls half of it each, the random agent a quarter);
+// replays and the controls half of it each, the alternates the controls'
+// half, the random agent a quarter);
 // make bench-generated runs them on the whole suite
 // (docs/benchmarks/generated.md).
 
@@ -106,6 +108,7 @@ func TestGenerated(t *testing.T) {
 	t.Run("is what its seed makes", func(t *testing.T) { testGeneratedIsCurrent(t, m) })
 	t.Run("transcripts replay", func(t *testing.T) { testGeneratedReplays(t, m) })
 	t.Run("controls fail on their clause", func(t *testing.T) { testGeneratedControls(t, m) })
+	t.Run("alternates pass", func(t *testing.T) { testGeneratedAlternates(t, m) })
 	t.Run("null agents score 0", func(t *testing.T) { testGeneratedNullAgents(t, m) })
 	t.Run("a fresh seed", testGeneratedFreshSeed)
 }
@@ -121,7 +124,7 @@ func testGeneratedIsCurrent(t *testing.T, m generate.Manifest) {
 		t.Fatalf("%q: %v", args, r)
 	}
 	var files []string
-	for _, pattern := range []string{"tasks/*.yaml", "controls/tasks/*.yaml", "*.json", "README.md"} {
+	for _, pattern := range []string{"tasks/*.yaml", "controls/tasks/*.yaml", "alternates/tasks/*.yaml", "*.json", "README.md"} {
 		got, _ := filepath.Glob(filepath.Join(out, pattern))
 		want, _ := filepath.Glob(filepath.Join(generatedDir, pattern))
 		if len(got) != len(want) {
@@ -178,6 +181,36 @@ func testGeneratedControls(t *testing.T, m generate.Manifest) {
 		}
 		if res.Outcome != report.OutcomeFailed || got != want[res.Task] {
 			t.Errorf("%s: %s on %q (%s); want failed on %s", res.Task, res.Outcome, got, res.Reason, want[res.Task])
+		}
+	}
+}
+
+// testGeneratedAlternates plays, with the reference agent, the first
+// alternate of each instance of the half of the sample whose controls
+// are played: each must pass, as the instance's own reference does.
+func testGeneratedAlternates(t *testing.T, m generate.Manifest) {
+	out := t.TempDir()
+	args := []string{"run", "--suite", filepath.Join(generatedDir, "alternates"), "--agent", "reference", "-j", "2", "--out", out}
+	played := 0
+	for _, in := range half(sample(m), 1) {
+		alternates := in.Alternates
+		if os.Getenv(fullVar) != "1" {
+			alternates = alternates[:min(len(alternates), 1)]
+		}
+		for _, a := range alternates {
+			args = append(args, "--task", a.ID)
+			played++
+		}
+	}
+	if played == 0 {
+		t.Skip("no instance of the sample has an alternate")
+	}
+	if r := timed(t, nil, args...); r.code != exitOK {
+		t.Fatalf("want exit 0, got:\n%v", r)
+	}
+	for _, res := range readReport(t, out).Results {
+		if res.Outcome != report.OutcomePassed {
+			t.Errorf("%s: %s on %q (%s); want passed", res.Task, res.Outcome, res.Failed.String(), res.Reason)
 		}
 	}
 }

@@ -92,6 +92,9 @@ type Instance struct {
 	Contract    contract.Postconditions
 	Reference   []suite.Step
 	Controls    []Control
+	// Alternates are other reasonable ways to the asked outcome, which
+	// must pass as the reference does.
+	Alternates []Alternate
 	// Rationale says what each clause pins and why.
 	Rationale string
 }
@@ -107,4 +110,16 @@ type Control struct {
 	// FailsOn is the index, in the instance's Contract, of the clause
 	// that must fail; other clauses may fail too.
 	FailsOn int
+}
+
+// Alternate is another way to an instance's asked outcome: the same
+// instruction and contract, a reference that reaches the outcome by
+// another reasonable route (reload and check, look at the result
+// elsewhere, another control of the site, independent steps in another
+// order, a value the site trims). Every clause must hold.
+type Alternate struct {
+	// Name says how it differs: reload-and-check, check-in-list,
+	// other-control, other-order, trimmed-value, or another short name.
+	Name      string
+	Reference []suite.Step
 }
