@@ -114,6 +114,12 @@ type Network struct {
 	// after decoding: the body must carry each named field exactly once,
 	// with exactly that value. Fields it does not name are not checked.
 	Form map[string]string `json:"form,omitempty"`
+	// FormTrim names fields of Form whose sent value is compared with
+	// the white space at both ends removed, as a site that trims what it
+	// stores reads it; FormFoldCase names fields compared without regard
+	// to case, as a site that folds their case stores them.
+	FormTrim     []string `json:"form_trim,omitempty"`
+	FormFoldCase []string `json:"form_fold_case,omitempty"`
 	// Since is the window of requests considered; empty means
 	// SinceTaskStart.
 	Since Since `json:"since"`

@@ -157,6 +157,8 @@ func (d *decoder) clause(n *yaml.Node, path string, depth int) Clause {
 			nw.BodyPattern = f.regexp("body_pattern")
 		}
 		nw.Form = f.form("form")
+		nw.FormTrim = f.formFields("form_trim", nw.Form)
+		nw.FormFoldCase = f.formFields("form_fold_case", nw.Form)
 		nw.Count = f.count("count")
 		if nw.Since == "" {
 			nw.Since = SinceTaskStart
@@ -443,6 +445,26 @@ func (f *fields) form(name string) map[string]string {
 		}
 	}
 	return out
+}
+
+// formFields returns an optional list of field names of form, each of
+// which the clause's form must name.
+func (f *fields) formFields(name string, form map[string]string) []string {
+	n := f.Get(name)
+	if n == nil {
+		return nil
+	}
+	p := problem.Join(f.Path, name)
+	names := f.d.Strings(n, p)
+	for i, k := range names {
+		if _, ok := form[k]; !ok && k != "" {
+			f.d.Add(n, problem.Index(p, i), "%q is not a field of form", problem.Bound(k, 40))
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	return sortedSet(names)
 }
 
 func (f *fields) children(name string, depth int) []Clause {

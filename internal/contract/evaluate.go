@@ -430,6 +430,12 @@ func networkExpected(c *Network, count Count) string {
 	if len(c.Form) > 0 {
 		fmt.Fprintf(&exp, ", form %s", formList(c.Form))
 	}
+	if len(c.FormTrim) > 0 {
+		fmt.Fprintf(&exp, " (trimmed: %s)", strings.Join(c.FormTrim, ", "))
+	}
+	if len(c.FormFoldCase) > 0 {
+		fmt.Fprintf(&exp, " (in any case: %s)", strings.Join(c.FormFoldCase, ", "))
+	}
 	return exp.String()
 }
 
