@@ -110,6 +110,7 @@ func TestGenerated(t *testing.T) {
 	t.Run("controls fail on their clause", func(t *testing.T) { testGeneratedControls(t, m) })
 	t.Run("alternates pass", func(t *testing.T) { testGeneratedAlternates(t, m) })
 	t.Run("null agents score 0", func(t *testing.T) { testGeneratedNullAgents(t, m) })
+	t.Run("random agent fails what cannot be done", func(t *testing.T) { testGeneratedRandomCannotBeDone(t, m) })
 	t.Run("a fresh seed", testGeneratedFreshSeed)
 }
 
@@ -237,6 +238,54 @@ func testGeneratedNullAgents(t *testing.T, m generate.Manifest) {
 			}
 		}
 	}
+}
+
+// randomSeeds is how many seeds of the random agent play the tasks that
+// cannot be done: testGeneratedRandomCannotBeDone plays randomSeedsShort
+// of them on the sample, make bench-generated all of them on every such
+// instance.
+const (
+	randomSeeds      = 20
+	randomSeedsShort = 1
+)
+
+// testGeneratedRandomCannotBeDone plays the random agent, seed after
+// seed, on the instances that cannot be done: a walk that writes nothing
+// and lands on an informative page by chance is not the agent trying the
+// request as asked, and must fail.
+func testGeneratedRandomCannotBeDone(t *testing.T, m generate.Manifest) {
+	seeds := randomSeedsShort
+	if os.Getenv(fullVar) == "1" {
+		seeds = randomSeeds
+	}
+	var ids []string
+	for _, in := range sample(m) {
+		if in.Kind == generate.KindImpossible {
+			ids = append(ids, in.ID)
+		}
+	}
+	if len(ids) == 0 {
+		t.Fatal("the sample has no instance that cannot be done")
+	}
+	passed := 0
+	for seed := 1; seed <= seeds; seed++ {
+		out := t.TempDir()
+		args := []string{"run", "--suite", generatedDir, "--agent", "random", "--seed", fmt.Sprint(seed), "-j", "2", "--out", out}
+		for _, id := range ids {
+			args = append(args, "--task", id)
+		}
+		r := timed(t, nil, args...)
+		if r.code != exitFailed {
+			t.Fatalf("seed %d: want exit %d, got:\n%v", seed, exitFailed, r)
+		}
+		for _, res := range readReport(t, out).Results {
+			if res.Outcome != report.OutcomeFailed {
+				passed++
+				t.Errorf("random --seed %d on %s: %s (%s); a walk at random must fail a task that cannot be done", seed, res.Task, res.Outcome, res.Reason)
+			}
+		}
+	}
+	t.Logf("random agent, %d seeds x %d tasks that cannot be done: %d not failed", seeds, len(ids), passed)
 }
 
 // testGeneratedFreshSeed draws one instance of every template from a seed
