@@ -134,7 +134,9 @@ generated: chromium build peers
 
 ## bench-generated: the whole generated suite: every task replayed on the
 ## built-in server and gated, every near-miss control played (each must
-## fail on its clause), and both null agents (each must score 0), with the
-## time of each (docs/benchmarks/generated.md).
+## fail on its clause), every alternate played (each must pass), both null
+## agents (each must score 0), and the random agent with seeds 1 to 20 on
+## every task that cannot be done (each must fail), with the time of each
+## (docs/benchmarks/generated.md).
 bench-generated: chromium build
 	sh scripts/bench-generated.sh

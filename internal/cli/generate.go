@@ -19,9 +19,11 @@ Draws instances of the task templates over the sandbox's five applications
 (shop, stays, forum, mail, tracker; docs/benchmarks/generated.md) into a new
 suite folder that every command accepts: tasks/, controls/tasks/ (one task
 per near-miss control, with the same instruction and contract),
-baseline.json (every reference passes), generated.json (each instance's
-template, parameters and the clause each control must fail on), and links
-web and uploads to the sandbox suite's folders.
+alternates/tasks/ (one task per alternate: another reasonable way to the
+asked outcome, which must pass), baseline.json (every reference passes),
+generated.json (each instance's template, parameters, its alternates and
+the clause each control must fail on), and links web and uploads to the
+sandbox suite's folders.
 
 The same seed and count give the same suite, byte for byte; another seed
 gives instances nobody has seen, to check a published number on. The count

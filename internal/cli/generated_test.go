@@ -1,10 +1,12 @@
 package cli
 
 // The generated suite end to end: it is what its seed makes, its builtin
-// transcripts replay, its controls fail on their clause, the null agents
+// transcripts replay, its controls fail on their clause, its alternates
+// pass, the null agents
 // score 0 on it, and a fresh seed makes a suite whose references pass.
 // Each check takes a sample of the first instance of every template (the
-// replays and the controls half of it each, the random agent a quarter);
+// replays and the controls half of it each, the alternates the controls'
+// half, the random agent a quarter);
 // make bench-generated runs them on the whole suite
 // (docs/benchmarks/generated.md).
 
@@ -106,7 +108,9 @@ func TestGenerated(t *testing.T) {
 	t.Run("is what its seed makes", func(t *testing.T) { testGeneratedIsCurrent(t, m) })
 	t.Run("transcripts replay", func(t *testing.T) { testGeneratedReplays(t, m) })
 	t.Run("controls fail on their clause", func(t *testing.T) { testGeneratedControls(t, m) })
+	t.Run("alternates pass", func(t *testing.T) { testGeneratedAlternates(t, m) })
 	t.Run("null agents score 0", func(t *testing.T) { testGeneratedNullAgents(t, m) })
+	t.Run("random agent fails what cannot be done", func(t *testing.T) { testGeneratedRandomCannotBeDone(t, m) })
 	t.Run("a fresh seed", testGeneratedFreshSeed)
 }
 
@@ -121,7 +125,7 @@ func testGeneratedIsCurrent(t *testing.T, m generate.Manifest) {
 		t.Fatalf("%q: %v", args, r)
 	}
 	var files []string
-	for _, pattern := range []string{"tasks/*.yaml", "controls/tasks/*.yaml", "*.json", "README.md"} {
+	for _, pattern := range []string{"tasks/*.yaml", "controls/tasks/*.yaml", "alternates/tasks/*.yaml", "*.json", "README.md"} {
 		got, _ := filepath.Glob(filepath.Join(out, pattern))
 		want, _ := filepath.Glob(filepath.Join(generatedDir, pattern))
 		if len(got) != len(want) {
@@ -182,6 +186,36 @@ func testGeneratedControls(t *testing.T, m generate.Manifest) {
 	}
 }
 
+// testGeneratedAlternates plays, with the reference agent, the first
+// alternate of each instance of the half of the sample whose controls
+// are played: each must pass, as the instance's own reference does.
+func testGeneratedAlternates(t *testing.T, m generate.Manifest) {
+	out := t.TempDir()
+	args := []string{"run", "--suite", filepath.Join(generatedDir, "alternates"), "--agent", "reference", "-j", "2", "--out", out}
+	played := 0
+	for _, in := range half(sample(m), 1) {
+		alternates := in.Alternates
+		if os.Getenv(fullVar) != "1" {
+			alternates = alternates[:min(len(alternates), 1)]
+		}
+		for _, a := range alternates {
+			args = append(args, "--task", a.ID)
+			played++
+		}
+	}
+	if played == 0 {
+		t.Skip("no instance of the sample has an alternate")
+	}
+	if r := timed(t, nil, args...); r.code != exitOK {
+		t.Fatalf("want exit 0, got:\n%v", r)
+	}
+	for _, res := range readReport(t, out).Results {
+		if res.Outcome != report.OutcomePassed {
+			t.Errorf("%s: %s on %q (%s); want passed", res.Task, res.Outcome, res.Failed.String(), res.Reason)
+		}
+	}
+}
+
 // testGeneratedNullAgents runs the null agents on the sample (the random
 // agent, which plays thirty actions a task, on every fourth of it unless
 // the whole suite was asked for): neither may pass a task.
@@ -204,6 +238,54 @@ func testGeneratedNullAgents(t *testing.T, m generate.Manifest) {
 			}
 		}
 	}
+}
+
+// randomSeeds is how many seeds of the random agent play the tasks that
+// cannot be done: testGeneratedRandomCannotBeDone plays randomSeedsShort
+// of them on the sample, make bench-generated all of them on every such
+// instance.
+const (
+	randomSeeds      = 20
+	randomSeedsShort = 1
+)
+
+// testGeneratedRandomCannotBeDone plays the random agent, seed after
+// seed, on the instances that cannot be done: a walk that writes nothing
+// and lands on an informative page by chance is not the agent trying the
+// request as asked, and must fail.
+func testGeneratedRandomCannotBeDone(t *testing.T, m generate.Manifest) {
+	seeds := randomSeedsShort
+	if os.Getenv(fullVar) == "1" {
+		seeds = randomSeeds
+	}
+	var ids []string
+	for _, in := range sample(m) {
+		if in.Kind == generate.KindImpossible {
+			ids = append(ids, in.ID)
+		}
+	}
+	if len(ids) == 0 {
+		t.Fatal("the sample has no instance that cannot be done")
+	}
+	passed := 0
+	for seed := 1; seed <= seeds; seed++ {
+		out := t.TempDir()
+		args := []string{"run", "--suite", generatedDir, "--agent", "random", "--seed", fmt.Sprint(seed), "-j", "2", "--out", out}
+		for _, id := range ids {
+			args = append(args, "--task", id)
+		}
+		r := timed(t, nil, args...)
+		if r.code != exitFailed {
+			t.Fatalf("seed %d: want exit %d, got:\n%v", seed, exitFailed, r)
+		}
+		for _, res := range readReport(t, out).Results {
+			if res.Outcome != report.OutcomeFailed {
+				passed++
+				t.Errorf("random --seed %d on %s: %s (%s); a walk at random must fail a task that cannot be done", seed, res.Task, res.Outcome, res.Reason)
+			}
+		}
+	}
+	t.Logf("random agent, %d seeds x %d tasks that cannot be done: %d not failed", seeds, len(ids), passed)
 }
 
 // testGeneratedFreshSeed draws one instance of every template from a seed

@@ -7,6 +7,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -18,8 +19,9 @@ import (
 )
 
 const (
-	sandboxDir  = "../../benchmarks/sandbox"
-	controlsDir = "../../benchmarks/sandbox/controls"
+	sandboxDir    = "../../benchmarks/sandbox"
+	controlsDir   = "../../benchmarks/sandbox/controls"
+	alternatesDir = "../../benchmarks/sandbox/alternates"
 )
 
 // TestSandbox runs the sandbox's end-to-end checks one after the other:
@@ -30,6 +32,7 @@ func TestSandbox(t *testing.T) {
 	t.Run("refuses the network", testSandboxRefusesTheNetwork)
 	t.Run("state per task", testSandboxStatePerTask)
 	t.Run("near-miss controls", testSandboxControls)
+	t.Run("alternates", testSandboxAlternates)
 	t.Run("a do-nothing agent scores 0", testSandboxDoNothing)
 	t.Run("web check", testSandboxWebCheck)
 }
@@ -111,24 +114,10 @@ func testSandboxControls(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tasks, err := suite.Load(sandboxDir)
-	if err != nil {
-		t.Fatal(err)
-	}
 	if got := controls.IDs(); len(got) != len(want) {
 		t.Fatalf("controls %q; this test knows %d", got, len(want))
 	}
-	for _, c := range controls.Tasks {
-		id, _, _ := strings.Cut(c.ID, "--")
-		orig, ok := tasks.Task(id)
-		if !ok {
-			t.Errorf("%s: no sandbox task %s", c.File, id)
-			continue
-		}
-		if c.Instruction != orig.Instruction || c.StartURL != orig.StartURL || !sameJSON(t, c.Postconditions, orig.Postconditions) {
-			t.Errorf("%s: instruction, start URL or contract differ from %s; a control must change only its reference", c.File, orig.File)
-		}
-	}
+	onlyTheReferenceDiffers(t, controls)
 
 	out := t.TempDir()
 	r := runE2E(t, nil, "run", "--suite", controlsDir, "-j", "2", "--out", out)
@@ -142,6 +131,51 @@ func testSandboxControls(t *testing.T) {
 		line := res.Task + ": failed | failed_postcondition: " + want[res.Task]
 		if !hasLine(r.stdout, line) {
 			t.Errorf("stdout lacks %q", line)
+		}
+	}
+}
+
+// onlyTheReferenceDiffers checks that every task of variants (controls or
+// alternates) is a sandbox task with only its reference changed.
+func onlyTheReferenceDiffers(t *testing.T, variants *suite.Suite) {
+	t.Helper()
+	tasks, err := suite.Load(sandboxDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range variants.Tasks {
+		id, _, _ := strings.Cut(c.ID, "--")
+		orig, ok := tasks.Task(id)
+		if !ok {
+			t.Errorf("%s: no sandbox task %s", c.File, id)
+			continue
+		}
+		if c.Instruction != orig.Instruction || c.StartURL != orig.StartURL || !sameJSON(t, c.Postconditions, orig.Postconditions) {
+			t.Errorf("%s: instruction, start URL or contract differ from %s; only the reference may change", c.File, orig.File)
+		}
+	}
+}
+
+// testSandboxAlternates replays the alternates (benchmarks/sandbox/
+// alternates): each is a sandbox task with its instruction and contract
+// unchanged and a reference that reaches the asked outcome another
+// reasonable way, recorded with the tool. Each must pass, without drift.
+func testSandboxAlternates(t *testing.T) {
+	if files, _ := filepath.Glob(filepath.Join(alternatesDir, "tasks", "*.yaml")); len(files) == 0 {
+		t.Skip("no alternates yet")
+	}
+	alternates, err := suite.Load(alternatesDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	onlyTheReferenceDiffers(t, alternates)
+	out := t.TempDir()
+	if r := runE2E(t, nil, "run", "--suite", alternatesDir, "-j", "2", "--out", out); r.code != exitOK {
+		t.Fatalf("the alternates: want exit 0, got:\n%v", r)
+	}
+	for _, res := range readReport(t, out).Results {
+		if res.Outcome != report.OutcomePassed || res.Drift() != "" {
+			t.Errorf("%s: %s on %q (drift %q); want passed, no drift", res.Task, res.Outcome, res.Failed.String(), res.Drift())
 		}
 	}
 }

@@ -76,6 +76,10 @@ func TestWebCheckNamesAMissingPage(t *testing.T) {
 	if !hasLine(r.stdout, "  MISS  GET https://example.com/") {
 		t.Errorf("stdout does not name the missing page:\n%s", r.stdout)
 	}
+	// The problems it counts, it lists.
+	if !strings.Contains(r.stdout, "problem(s):\n") || !strings.Contains(r.stdout, ": not in the fixture web: GET https://example.com/\n") {
+		t.Errorf("stdout does not list the problem it counts:\n%s", r.stdout)
+	}
 	if !strings.Contains(r.stderr, "web check: ") || !strings.Contains(r.stderr, web) {
 		t.Errorf("stderr does not name the archive %s:\n%s", web, r.stderr)
 	}

@@ -13,12 +13,13 @@ import (
 // bodyCheck is the part of a network clause about the request body:
 // body_pattern and form. The zero value checks nothing.
 type bodyCheck struct {
-	pattern *regexp.Regexp
-	form    map[string]string
+	pattern    *regexp.Regexp
+	form       map[string]string
+	trim, fold []string
 }
 
 func newBodyCheck(c *Network) (bodyCheck, error) {
-	b := bodyCheck{form: c.Form}
+	b := bodyCheck{form: c.Form, trim: c.FormTrim, fold: c.FormFoldCase}
 	if c.BodyPattern != "" {
 		re, err := regexp.Compile(c.BodyPattern)
 		if err != nil {
@@ -64,11 +65,38 @@ func (b bodyCheck) mismatch(n NetworkEntry) string {
 			return fmt.Sprintf("form has no field %s", strconv.Quote(k))
 		case len(got) > 1:
 			return fmt.Sprintf("form field %s sent %d times (%s)", strconv.Quote(k), len(got), quoteAll(got))
-		case got[0] != want:
-			return fmt.Sprintf("form field %s is %s, want %s", strconv.Quote(k), quote(got[0]), strconv.Quote(want))
+		case !b.same(k, got[0], want):
+			return fmt.Sprintf("form field %s is %s, want %s%s", strconv.Quote(k), quote(got[0]), strconv.Quote(want), b.how(k))
 		}
 	}
 	return ""
+}
+
+// same compares the value sent in field k with the one wanted, as the
+// site stores it: trimmed, case-folded, when the clause says so.
+func (b bodyCheck) same(k, got, want string) bool {
+	if slices.Contains(b.trim, k) {
+		got = strings.TrimSpace(got)
+	}
+	if slices.Contains(b.fold, k) {
+		return strings.EqualFold(got, want)
+	}
+	return got == want
+}
+
+// how says how field k is compared, for evidence: "" when exactly.
+func (b bodyCheck) how(k string) string {
+	var ways []string
+	if slices.Contains(b.trim, k) {
+		ways = append(ways, "trimmed")
+	}
+	if slices.Contains(b.fold, k) {
+		ways = append(ways, "in any case")
+	}
+	if len(ways) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(ways, ", ") + ")"
 }
 
 // formList writes a form check for the expected side of evidence, in key

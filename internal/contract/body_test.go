@@ -236,3 +236,37 @@ func wantParseError(t *testing.T, src, path, msg string) {
 		t.Errorf("error %q\nwant %s: ...%s...", err, path, msg)
 	}
 }
+
+// A form value is compared as the site stores it when the clause says
+// how: trimmed, in any case; otherwise exactly.
+func TestFormComparedAsStored(t *testing.T) {
+	t.Parallel()
+	pc, err := Parse([]byte(`postconditions:
+  - kind: network
+    url_pattern: /profile$
+    status_in: [303]
+    form: {email: dana@example.test, name: Dana}
+    form_trim: [email, name]
+    form_fold_case: [email]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for body, want := range map[string]bool{
+		"email=dana%40example.test&name=Dana":         true,
+		"email=+Dana%40Example.TEST%20&name=Dana+":    true,
+		"email=dana%40example.test&name=dana":         false, // the name keeps its case
+		"email=dana%40example.test.org&name=Dana":     false,
+		"email=dana%40example.test&name=Da+na":        false, // only the ends are trimmed
+		"email=dana%40example.test&email=x&name=Dana": false,
+	} {
+		obs := Observation{Network: []NetworkEntry{{URL: "https://x.test/profile", Method: "POST", Status: 303, Body: body}}}
+		if v := Evaluate(pc, obs, nil); v.Passed != want {
+			t.Errorf("%s: passed=%v, want %v (%+v)", body, v.Passed, want, v.Evidence)
+		}
+	}
+	_, err = Parse([]byte("postconditions:\n  - {kind: network, url_pattern: x, status_in: [200], form: {a: b}, form_trim: [c]}\n"))
+	if err == nil || !strings.Contains(err.Error(), `postconditions[0].form_trim[0]: "c" is not a field of form`) {
+		t.Errorf("a trimmed field that form does not name: %v", err)
+	}
+}

@@ -55,6 +55,10 @@ type DOMText struct {
 	// Selector is a CSS selector; empty means DefaultSelector.
 	Selector string `json:"selector"`
 	Contains string `json:"contains"`
+	// Page, when set, is the absolute http(s) URL of a page the judge
+	// opens itself once the agent has stopped, and reads instead of the
+	// agent's active page (Observation.Pages).
+	Page string `json:"page,omitempty"`
 }
 
 // defaultSelector is the selector of a dom_text clause that names none.
@@ -66,6 +70,8 @@ type DOMCount struct {
 	Selector string `json:"selector"`
 	Op       Op     `json:"op"`
 	Value    int    `json:"value"`
+	// Page is as DOMText's.
+	Page string `json:"page,omitempty"`
 }
 
 // Op is the comparison of a dom_count clause or a network clause's count.
@@ -108,6 +114,12 @@ type Network struct {
 	// after decoding: the body must carry each named field exactly once,
 	// with exactly that value. Fields it does not name are not checked.
 	Form map[string]string `json:"form,omitempty"`
+	// FormTrim names fields of Form whose sent value is compared with
+	// the white space at both ends removed, as a site that trims what it
+	// stores reads it; FormFoldCase names fields compared without regard
+	// to case, as a site that folds their case stores them.
+	FormTrim     []string `json:"form_trim,omitempty"`
+	FormFoldCase []string `json:"form_fold_case,omitempty"`
 	// Since is the window of requests considered; empty means
 	// SinceTaskStart.
 	Since Since `json:"since"`

@@ -3,6 +3,7 @@ package contract
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"regexp"
 	"regexp/syntax"
 	"slices"
@@ -136,13 +137,13 @@ func (d *decoder) clause(n *yaml.Node, path string, depth int) Clause {
 	case KindURL:
 		c = &URL{Pattern: f.regexp("pattern")}
 	case KindDOMText:
-		dt := &DOMText{Selector: f.selector("selector", false), Contains: f.text("contains", true)}
+		dt := &DOMText{Selector: f.selector("selector", false), Contains: f.text("contains", true), Page: f.page("page")}
 		if dt.Selector == "" {
 			dt.Selector = defaultSelector
 		}
 		c = dt
 	case KindDOMCount:
-		dc := &DOMCount{Selector: f.selector("selector", true)}
+		dc := &DOMCount{Selector: f.selector("selector", true), Page: f.page("page")}
 		dc.Op, dc.Value = f.comparison()
 		c = dc
 	case KindNetwork:
@@ -156,6 +157,8 @@ func (d *decoder) clause(n *yaml.Node, path string, depth int) Clause {
 			nw.BodyPattern = f.regexp("body_pattern")
 		}
 		nw.Form = f.form("form")
+		nw.FormTrim = f.formFields("form_trim", nw.Form)
+		nw.FormFoldCase = f.formFields("form_fold_case", nw.Form)
 		nw.Count = f.count("count")
 		if nw.Since == "" {
 			nw.Since = SinceTaskStart
@@ -293,6 +296,25 @@ func checkSelector(sel string) string {
 	return ""
 }
 
+// page returns an optional field naming a page the judge opens itself: an
+// absolute http or https URL with a host.
+func (f *fields) page(name string) string {
+	s := f.text(name, false)
+	if s == "" {
+		return ""
+	}
+	u, err := url.Parse(s)
+	switch {
+	case err != nil:
+		f.d.Add(f.Get(name), problem.Join(f.Path, name), "%q is not a URL: %v", problem.Bound(s, 80), errors.Unwrap(err))
+	case u.Scheme != "http" && u.Scheme != "https" || u.Host == "":
+		f.d.Add(f.Get(name), problem.Join(f.Path, name), "%q is not an absolute http or https URL: the judge opens it in a tab of its own", problem.Bound(s, 80))
+	default:
+		return s
+	}
+	return ""
+}
+
 // regexp returns a required field holding an RE2 regular expression that
 // compiles.
 func (f *fields) regexp(name string) string {
@@ -423,6 +445,26 @@ func (f *fields) form(name string) map[string]string {
 		}
 	}
 	return out
+}
+
+// formFields returns an optional list of field names of form, each of
+// which the clause's form must name.
+func (f *fields) formFields(name string, form map[string]string) []string {
+	n := f.Get(name)
+	if n == nil {
+		return nil
+	}
+	p := problem.Join(f.Path, name)
+	names := f.d.Strings(n, p)
+	for i, k := range names {
+		if _, ok := form[k]; !ok && k != "" {
+			f.d.Add(n, problem.Index(p, i), "%q is not a field of form", problem.Bound(k, 40))
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	return sortedSet(names)
 }
 
 func (f *fields) children(name string, depth int) []Clause {

@@ -48,6 +48,14 @@ func TestDecodePostconditionsErrors(t *testing.T) {
 			[]want{{"postconditions[0].url_pattern", 1, `invalid regexp "a[": missing closing ]`}}},
 		{"method with a space", `- {kind: network, url_pattern: x, status_in: [200], method: "GET "}`,
 			[]want{{"postconditions[0].method", 1, `"GET " is not an HTTP method`}}},
+		{"page not absolute", `- {kind: dom_text, contains: a, page: /cart}`,
+			[]want{{"postconditions[0].page", 1, `"/cart" is not an absolute http or https URL`}}},
+		{"page of another scheme", `- {kind: dom_count, selector: li, op: eq, value: 0, page: 'file:///etc/passwd'}`,
+			[]want{{"postconditions[0].page", 1, `"file:///etc/passwd" is not an absolute http or https URL`}}},
+		{"page not a URL", `- {kind: dom_text, contains: a, page: 'http://a b/%zz'}`,
+			[]want{{"postconditions[0].page", 1, `is not a URL`}}},
+		{"page on another clause", `- {kind: url, pattern: x, page: 'https://a.test/'}`,
+			[]want{{"postconditions[0].page", 1, `unknown field "page"`}}},
 		{"integer where a string belongs", `- {kind: dom_text, contains: 1969}`,
 			[]want{{"postconditions[0].contains", 1, "expected a string, got the integer 1969 (quote it"}}},
 		{"boolean where a string belongs", `- {kind: network, url_pattern: x, status_in: [200], method: true}`,
@@ -330,9 +338,20 @@ func TestSelectorsAndClassIDs(t *testing.T) {
 			&ScreenshotClass{ClassID: "results", DistanceMax: 4},
 		}},
 		&URL{Pattern: "x"},
+		&DOMText{Selector: "h1", Contains: "Saved", Page: "https://shop.test/cart"},
+		&Not{Child: &DOMCount{Selector: "li.item", Op: OpGTE, Value: 3, Page: "https://shop.test/cart"}},
+		&DOMCount{Selector: "h1", Op: OpEq, Value: 1, Page: "https://shop.test/a"},
 	}
-	if got, want := selectorsOf(p), []string{"body", "h1", "li.result"}; !reflect.DeepEqual(got, want) {
-		t.Errorf("Selectors = %q, want %q", got, want)
+	wantActive := []Query{{Selector: "body", Contains: []string{"a"}}, {Selector: "h1", Contains: []string{"Error", "b"}}, {Selector: "li.result"}}
+	if got := Queries(p); !reflect.DeepEqual(got, wantActive) {
+		t.Errorf("Queries = %+v, want %+v", got, wantActive)
+	}
+	wantPages := []PageRead{
+		{URL: "https://shop.test/a", Queries: []Query{{Selector: "h1"}}},
+		{URL: "https://shop.test/cart", Queries: []Query{{Selector: "h1", Contains: []string{"Saved"}}, {Selector: "li.item"}}},
+	}
+	if got := PageReads(p); !reflect.DeepEqual(got, wantPages) {
+		t.Errorf("PageReads = %+v, want %+v", got, wantPages)
 	}
 	if got, want := ClassIDs(p), []string{"empty-state", "results"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("ClassIDs = %q, want %q", got, want)

@@ -21,8 +21,9 @@
 //	clause           = url | dom_text | dom_count | network
 //	                 | screenshot_class | no_dialog | and | or | not .
 //	url              = { kind: url, pattern: regexp } .
-//	dom_text         = { kind: dom_text, [selector: css,] contains: text } .
-//	dom_count        = { kind: dom_count, selector: css, op: eq|gte|lte, value: int>=0 } .
+//	dom_text         = { kind: dom_text, [selector: css,] contains: text, [page: url] } .
+//	dom_count        = { kind: dom_count, selector: css, op: eq|gte|lte, value: int>=0,
+//	                     [page: url] } .
 //	network          = { kind: network, url_pattern: regexp, status_in: [status, ...],
 //	                     [method: text,] [since: task_start|last_tool_call] } .
 //	screenshot_class = { kind: screenshot_class, class_id: text, distance_max: 0..64 } .
@@ -32,6 +33,7 @@
 //	not              = { kind: not, child: clause } .
 //	regexp           = RE2 syntax (package regexp) .
 //	status           = 100..599 .
+//	url              = an absolute http or https URL .
 //
 // Strings must be YAML strings: `contains: 1969` is an error (quote it).
 // Unknown kinds and unknown fields are errors, so a misspelt field never
@@ -51,6 +53,9 @@
 //     sides becomes one ASCII space and the ends are trimmed; the
 //     comparison is case-sensitive. No visible match fails.
 //   - dom_count: the number of visible matches compares to value by op.
+//   - page, on dom_text or dom_count (an absolute http or https URL): the
+//     clause reads Observation.Pages[page], the page the judge opened
+//     itself after the agent stopped, instead of the active page.
 //   - A dom_text or dom_count the Observation cannot decide (its selector
 //     missing, or its texts cut with no answer for the string) fails the
 //     whole verdict as undecided, even under a not.

@@ -155,7 +155,7 @@ func evaluate(p Postconditions, obs Observation, classes Classes) Verdict {
 type evaluator struct {
 	obs       Observation
 	classes   Classes
-	folded    map[string][]string
+	folded    map[[2]string][]string
 	evidence  []Evidence
 	undecided *result
 }
@@ -246,16 +246,56 @@ func (e *evaluator) url(c *URL) check {
 	return check{ok: re.MatchString(e.obs.URL), expected: expected, seen: seen}
 }
 
+// elements returns what the judge read of sel on page ("" the agent's
+// active page), and onPage to put before the evidence: the page read.
+// missing, when not "", says why the Observation has no answer. A
+// selector the judge did not capture is not the same as one that matched
+// nothing, and a page it could not read shows nothing either way: such a
+// clause cannot be decided (counting 0 would let `eq 0`, or a not around
+// the clause, pass on an incomplete observation).
+func (e *evaluator) elements(page, sel string) (el Elements, onPage, missing string) {
+	if page == "" {
+		el, ok := e.obs.Elements[sel]
+		if !ok {
+			return el, "", "selector " + sel + " missing from the observation"
+		}
+		return el, "", ""
+	}
+	r, ok := e.obs.Pages[page]
+	switch {
+	case !ok:
+		return el, "", "the page " + page + " missing from the observation"
+	case r.Error != "":
+		return el, "", "the judge could not read " + page + ": " + r.Error
+	}
+	onPage = "on " + page
+	if r.URL != "" && r.URL != page {
+		onPage += " (read at " + r.URL + ")"
+	}
+	if el, ok = r.Elements[sel]; !ok {
+		return el, "", "selector " + sel + " " + onPage + " missing from the observation"
+	}
+	return el, onPage + ", ", ""
+}
+
+// onPageOf says, for a clause's expectation, which page it reads.
+func onPageOf(page string) string {
+	if page == "" {
+		return ""
+	}
+	return " on " + page + " (opened by the judge)"
+}
+
 func (e *evaluator) domText(c *DOMText) check {
 	sel := c.selector()
 	want := FoldSpace(c.Contains)
-	expected := fmt.Sprintf("visible text of %s contains %q", sel, want)
-	el, ok := e.obs.Elements[sel]
-	if !ok {
-		return check{undecided: true, expected: expected, seen: "selector " + sel + " missing from the observation"}
+	expected := fmt.Sprintf("visible text of %s%s contains %q", sel, onPageOf(c.Page), want)
+	el, on, missing := e.elements(c.Page, sel)
+	if missing != "" {
+		return check{undecided: true, expected: expected, seen: missing}
 	}
 	if el.Count == 0 {
-		return fail(expected, "no visible element matches "+sel+hiddenNote(el))
+		return fail(expected, on+"no visible element matches "+sel+hiddenNote(el))
 	}
 	if want == "" {
 		return fail(expected, "nothing to look for: contains is empty")
@@ -263,22 +303,22 @@ func (e *evaluator) domText(c *DOMText) check {
 	// The judge's answer, found over every match and all of its text.
 	if hit, ok := el.Contains[want]; ok {
 		if hit.Match > 0 {
-			return pass(expected, fmt.Sprintf("%s: %s; match %d: %s", sel, matches(el.Count), hit.Match, strconv.Quote(hit.Excerpt)))
+			return pass(expected, fmt.Sprintf("%s%s: %s; match %d: %s", on, sel, matches(el.Count), hit.Match, strconv.Quote(hit.Excerpt)))
 		}
 		if el.TextsCut {
-			return fail(expected, fmt.Sprintf("%s: %s, searched in full, none contains it; the texts kept here are cut", sel, matches(el.Count)))
+			return fail(expected, fmt.Sprintf("%s%s: %s, searched in full, none contains it; the texts kept here are cut", on, sel, matches(el.Count)))
 		}
 	} else if el.TextsCut {
 		return check{undecided: true, expected: expected, seen: fmt.Sprintf(
-			"%s: %s; the observation kept only part of their text and has no answer for this string, so the clause cannot be decided from it", sel, matches(el.Count))}
+			"%s%s: %s; the observation kept only part of their text and has no answer for this string, so the clause cannot be decided from it", on, sel, matches(el.Count))}
 	}
-	texts := e.foldedTexts(sel)
+	texts := e.foldedTexts(c.Page, sel, el)
 	if len(texts) == 0 {
-		return fail(expected, fmt.Sprintf("%s: %s, no visible text", sel, matches(el.Count)))
+		return fail(expected, fmt.Sprintf("%s%s: %s, no visible text", on, sel, matches(el.Count)))
 	}
 	for i, t := range texts {
 		if at := strings.Index(t, want); at >= 0 {
-			return pass(expected, fmt.Sprintf("%s: %s; match %d: %s", sel, matches(el.Count), i+1, strconv.Quote(excerpt(t, at, len(want)))))
+			return pass(expected, fmt.Sprintf("%s%s: %s; match %d: %s", on, sel, matches(el.Count), i+1, strconv.Quote(excerpt(t, at, len(want)))))
 		}
 	}
 	// Show the text that came closest: the longest prefix of want found
@@ -291,43 +331,40 @@ func (e *evaluator) domText(c *DOMText) check {
 		}
 	}
 	if bestN == 0 {
-		return fail(expected, fmt.Sprintf("%s: %s; match 1 begins: %s", sel, matches(el.Count), strconv.Quote(excerpt(texts[0], 0, 0))))
+		return fail(expected, fmt.Sprintf("%s%s: %s; match 1 begins: %s", on, sel, matches(el.Count), strconv.Quote(excerpt(texts[0], 0, 0))))
 	}
-	return fail(expected, fmt.Sprintf("%s: %s; longest part found is %q, in match %d: %s",
-		sel, matches(el.Count), want[:bestN], best+1, strconv.Quote(excerpt(texts[best], bestAt, bestN))))
+	return fail(expected, fmt.Sprintf("%s%s: %s; longest part found is %q, in match %d: %s",
+		on, sel, matches(el.Count), want[:bestN], best+1, strconv.Quote(excerpt(texts[best], bestAt, bestN))))
 }
 
-func (e *evaluator) foldedTexts(sel string) []string {
-	if t, ok := e.folded[sel]; ok {
+func (e *evaluator) foldedTexts(page, sel string, el Elements) []string {
+	key := [2]string{page, sel}
+	if t, ok := e.folded[key]; ok {
 		return t
 	}
-	raw := e.obs.Elements[sel].Texts
-	t := make([]string, len(raw))
-	for i, s := range raw {
+	t := make([]string, len(el.Texts))
+	for i, s := range el.Texts {
 		t[i] = FoldSpace(s)
 	}
 	if e.folded == nil {
-		e.folded = make(map[string][]string)
+		e.folded = make(map[[2]string][]string)
 	}
-	e.folded[sel] = t
+	e.folded[key] = t
 	return t
 }
 
 func (e *evaluator) domCount(c *DOMCount) check {
 	sym, _, known := c.Op.compare(0, c.Value)
-	expected := fmt.Sprintf("count of %s %s %d", c.Selector, sym, c.Value)
+	expected := fmt.Sprintf("count of %s%s %s %d", c.Selector, onPageOf(c.Page), sym, c.Value)
 	if !known {
 		return fail(expected, fmt.Sprintf("unknown op %q", c.Op))
 	}
-	el, ok := e.obs.Elements[c.Selector]
-	if !ok {
-		// A selector the judge did not capture is not the same as one
-		// that matched nothing; counting it as 0 would let `eq 0` (or a
-		// not around a count) pass on an incomplete observation.
-		return check{undecided: true, expected: expected, seen: "selector " + c.Selector + " missing from the observation"}
+	el, on, missing := e.elements(c.Page, c.Selector)
+	if missing != "" {
+		return check{undecided: true, expected: expected, seen: missing}
 	}
 	_, holds, _ := c.Op.compare(el.Count, c.Value)
-	return check{ok: holds, expected: expected, seen: "count " + strconv.Itoa(el.Count) + hiddenNote(el)}
+	return check{ok: holds, expected: expected, seen: on + "count " + strconv.Itoa(el.Count) + hiddenNote(el)}
 }
 
 // hiddenNote says how many matches were left out as not seen.
@@ -392,6 +429,12 @@ func networkExpected(c *Network, count Count) string {
 	}
 	if len(c.Form) > 0 {
 		fmt.Fprintf(&exp, ", form %s", formList(c.Form))
+	}
+	if len(c.FormTrim) > 0 {
+		fmt.Fprintf(&exp, " (trimmed: %s)", strings.Join(c.FormTrim, ", "))
+	}
+	if len(c.FormFoldCase) > 0 {
+		fmt.Fprintf(&exp, " (in any case: %s)", strings.Join(c.FormFoldCase, ", "))
 	}
 	return exp.String()
 }

@@ -69,9 +69,9 @@ func FuzzParse(f *testing.F) {
 		if v.Passed == (v.FailedPath != "") {
 			t.Fatalf("verdict passed=%v with failed path %q", v.Passed, v.FailedPath)
 		}
-		for _, s := range selectorsOf(p) {
-			if s == "" {
-				t.Fatal("Selectors returned an empty selector")
+		for _, q := range Queries(p) {
+			if q.Selector == "" {
+				t.Fatal("Queries returned an empty selector")
 			}
 		}
 	})

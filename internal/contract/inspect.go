@@ -1,25 +1,9 @@
 package contract
 
 import (
+	"maps"
 	"slices"
 )
-
-// selectorsOf returns the CSS selectors whose matches the judge must capture
-// in Observation.Elements for p to be evaluated: every dom_text selector
-// (DefaultSelector when none is named) and every dom_count selector, sorted
-// and without duplicates.
-func selectorsOf(p Postconditions) []string {
-	var out []string
-	walk(p, func(c Clause) {
-		switch c := c.(type) {
-		case *DOMText:
-			out = append(out, c.selector())
-		case *DOMCount:
-			out = append(out, c.Selector)
-		}
-	})
-	return sortedSet(out)
-}
 
 // Query is what the judge must find out about one selector for a contract
 // to be evaluated completely: its matches, and for each string a dom_text
@@ -33,29 +17,72 @@ type Query struct {
 	Contains []string `json:"contains,omitempty"`
 }
 
-// Queries returns one Query per selector of Selectors(p), in the same
-// order, each with the folded strings p's dom_text clauses look for in it.
+// Queries returns what the judge must read on the agent's active page for
+// p to be evaluated (Observation.Elements): one Query per selector of the
+// dom_text and dom_count clauses that name no page (a dom_text without a
+// selector reads DefaultSelector), sorted by selector, each with the
+// folded strings p's dom_text clauses look for in it.
 func Queries(p Postconditions) []Query {
+	return queriesOn(p, "")
+}
+
+// PageRead is a page a contract's clauses name (their page), and what the
+// judge must read there.
+type PageRead struct {
+	URL     string  `json:"url"`
+	Queries []Query `json:"queries"`
+}
+
+// PageReads returns the pages p's dom_text and dom_count clauses name,
+// sorted by URL, each with its queries as Queries gives them for the
+// active page: what the judge reads in a tab of its own after the agent
+// stopped (Observation.Pages).
+func PageReads(p Postconditions) []PageRead {
+	var urls []string
+	walk(p, func(c Clause) {
+		if page := clausePage(c); page != "" {
+			urls = append(urls, page)
+		}
+	})
+	var out []PageRead
+	for _, u := range sortedSet(urls) {
+		out = append(out, PageRead{URL: u, Queries: queriesOn(p, u)})
+	}
+	return out
+}
+
+// clausePage is the page a dom_text or dom_count clause reads; "" for the
+// active page and for every other kind.
+func clausePage(c Clause) string {
+	switch c := c.(type) {
+	case *DOMText:
+		return c.Page
+	case *DOMCount:
+		return c.Page
+	}
+	return ""
+}
+
+// queriesOn returns the queries of the clauses of p that read page ("" the
+// active page).
+func queriesOn(p Postconditions, page string) []Query {
 	needles := make(map[string][]string)
 	walk(p, func(c Clause) {
+		if clausePage(c) != page {
+			return
+		}
 		switch c := c.(type) {
 		case *DOMText:
 			sel := c.selector()
-			if want := FoldSpace(c.Contains); want != "" {
-				needles[sel] = append(needles[sel], want)
-			} else if _, ok := needles[sel]; !ok {
-				needles[sel] = nil
-			}
+			needles[sel] = append(needles[sel], FoldSpace(c.Contains))
 		case *DOMCount:
-			if _, ok := needles[c.Selector]; !ok {
-				needles[c.Selector] = nil
-			}
+			needles[c.Selector] = append(needles[c.Selector], "")
 		}
 	})
 	out := make([]Query, 0, len(needles))
-	for _, sel := range selectorsOf(p) {
+	for _, sel := range sortedSet(slices.Collect(maps.Keys(needles))) {
 		q := Query{Selector: sel}
-		if n := needles[sel]; len(n) > 0 {
+		if n := slices.DeleteFunc(needles[sel], func(s string) bool { return s == "" }); len(n) > 0 {
 			q.Contains = sortedSet(n)
 		}
 		out = append(out, q)

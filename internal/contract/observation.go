@@ -40,6 +40,13 @@ type Observation struct {
 	// browser's own), which the judge refused. An attempt with any is
 	// tainted, whatever the contract says.
 	Refused []Refusal `json:"refused,omitempty"`
+
+	// Pages holds, for every page URL a dom_text or dom_count clause
+	// names (PageReads), what the judge read there in a tab of its own,
+	// opened after it had observed everything above. Nothing of that tab
+	// is in the fields above: it is the judge's reading of the site's
+	// state, never the agent's page or the agent's requests.
+	Pages map[string]PageReading `json:"pages,omitempty"`
 }
 
 // Refusal is one document outside the task's web that a page was asked
@@ -51,6 +58,25 @@ type Refusal struct {
 	// Call is the agent's tool call that was running then, counted from
 	// 1; 0 before the first.
 	Call int `json:"call"`
+}
+
+// PageReading is the judge's own reading of one page it opened after the
+// agent stopped.
+type PageReading struct {
+	// URL and Title of the page once loaded: URL differs from the one
+	// asked for when the site redirected.
+	URL   string `json:"url"`
+	Title string `json:"title,omitempty"`
+	// Elements is what each selector the page's clauses name matched,
+	// by the same rules as Observation.Elements.
+	Elements map[string]Elements `json:"elements,omitempty"`
+	// Busy says what was still going on when the judge read the page,
+	// when it did not settle within the judge's bounds (Settling.Busy).
+	Busy string `json:"busy,omitempty"`
+	// Error says why the page could not be read (the navigation failed):
+	// no clause on it can then be decided, and the verdict fails with
+	// this as its evidence.
+	Error string `json:"error,omitempty"`
 }
 
 // Settling is how the judge waited for a final state that will not change

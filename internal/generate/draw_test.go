@@ -2,6 +2,7 @@ package generate
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -34,6 +35,9 @@ var sample = Template{
 			},
 			Reference: []suite.Step{Navigate("https://shop.sandbox.test/"), Type("Search", "lamp", true), ClickLink("Lamp", "/product/"), Click("button", "Add to cart"), Read()},
 			Controls:  []Control{{Name: "one-step-short", Reference: []suite.Step{Read()}, FailsOn: 0}},
+			Alternates: []Alternate{{Name: "reload-and-check", Reference: []suite.Step{
+				Navigate("https://shop.sandbox.test/"), Type("Search", "lamp", true), ClickLink("Lamp", "/product/"), Click("button", "Add to cart"), Read(), Read(),
+			}}},
 		}
 	},
 }
@@ -98,6 +102,36 @@ func TestWrittenSuiteReadsBack(t *testing.T) {
 	controls, err := suite.Load(filepath.Join(dir, "controls"))
 	if err != nil || len(controls.Tasks) != 3 {
 		t.Fatalf("controls: %v, %d tasks", err, len(controls.Tasks))
+	}
+	alternates, err := suite.Load(filepath.Join(dir, "alternates"))
+	if err != nil || len(alternates.Tasks) != 3 {
+		t.Fatalf("alternates: %v, %d tasks", err, len(alternates.Tasks))
+	}
+	data, err := os.ReadFile(filepath.Join(dir, ManifestFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m Manifest
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range m.Instances {
+		want := []ManifestAlternate{{ID: in.ID + "--reload-and-check"}}
+		if !reflect.DeepEqual(in.Alternates, want) {
+			t.Errorf("%s: alternates %+v in the manifest, want %+v", in.ID, in.Alternates, want)
+		}
+		a, ok := alternates.Task(want[0].ID)
+		if !ok {
+			t.Fatalf("%s not in alternates/", want[0].ID)
+		}
+		if !slices.Contains(a.Tags, "alternate") || a.Instruction == "" || len(a.Reference) != 6 {
+			t.Errorf("%s: tags %q, %d steps; want the tag alternate and its own reference", a.ID, a.Tags, len(a.Reference))
+		}
+	}
+	for _, link := range []string{"alternates/web", "alternates/uploads"} {
+		if fi, err := os.Stat(filepath.Join(dir, link)); err != nil || !fi.IsDir() {
+			t.Errorf("%s: %v, want a link to a folder", link, err)
+		}
 	}
 	if err := WriteSuite(dir, drawn, Manifest{}, src); err == nil {
 		t.Error("wrote over an existing suite")

@@ -92,8 +92,8 @@ type Instance struct {
 	Contract    contract.Postconditions
 	Reference   []suite.Step
 	Controls    []Control
-	// Alternates reach the asked outcome another reasonable way; each
-	// must pass.
+	// Alternates are other reasonable ways to the asked outcome, which
+	// must pass as the reference does.
 	Alternates []Alternate
 	// Rationale says what each clause pins and why.
 	Rationale string
@@ -113,8 +113,13 @@ type Control struct {
 }
 
 // Alternate is another way to an instance's asked outcome: the same
-// instruction and contract, a reference that must pass too.
+// instruction and contract, a reference that reaches the outcome by
+// another reasonable route (reload and check, look at the result
+// elsewhere, another control of the site, independent steps in another
+// order, a value the site trims). Every clause must hold.
 type Alternate struct {
+	// Name says how it differs: reload-and-check, check-in-list,
+	// other-control, other-order, trimmed-value, or another short name.
 	Name      string
 	Reference []suite.Step
 }

@@ -43,6 +43,13 @@ type ManifestInstance struct {
 	Widgets  []Widget          `json:"widgets,omitempty"`
 	Params   map[string]string `json:"params"`
 	Controls []ManifestControl `json:"controls,omitempty"`
+	// Alternates are the instance's alternates, which must pass.
+	Alternates []ManifestAlternate `json:"alternates,omitempty"`
+}
+
+// ManifestAlternate is one alternate of an instance: its task id.
+type ManifestAlternate struct {
+	ID string `json:"id"`
 }
 
 // ManifestControl is one control of an instance: its task id and the
@@ -57,7 +64,7 @@ const ManifestFile = "generated.json"
 
 // WriteSuite writes drawn as a suite folder at dir, which must not exist
 // or be empty: tasks/, controls/tasks/ (a task per control, with web and
-// uploads links), links web and uploads to src's folders, baseline.json
+// uploads links), alternates/tasks/ (a task per alternate, likewise), links web and uploads to src's folders, baseline.json
 // (every task passes) and generated.json. It writes into a folder beside
 // dir and renames it into place, so a failure leaves nothing behind.
 func WriteSuite(dir string, drawn []Drawn, m Manifest, src Source) error {
@@ -78,7 +85,7 @@ func WriteSuite(dir string, drawn []Drawn, m Manifest, src Source) error {
 }
 
 func writeSuite(tmp, dir string, drawn []Drawn, m Manifest, src Source) error {
-	for _, sub := range []string{"tasks", "controls/tasks"} {
+	for _, sub := range []string{"tasks", "controls/tasks", "alternates/tasks"} {
 		if err := os.MkdirAll(filepath.Join(tmp, sub), 0o755); err != nil {
 			return err
 		}
@@ -92,12 +99,35 @@ func writeSuite(tmp, dir string, drawn []Drawn, m Manifest, src Source) error {
 		if err := writeTask(filepath.Join(tmp, "tasks"), d, d.ID, d.Reference, d.Tags()); err != nil {
 			return err
 		}
+		// A control and an alternate are both named after their instance;
+		// one name for two episodes would make one id mean two tasks.
+		names := map[string]bool{}
+		variant := func(name string) (string, error) {
+			if names[name] {
+				return "", fmt.Errorf("template %s: %s has two controls or alternates named %q", d.Template.ID, d.ID, name)
+			}
+			names[name] = true
+			return d.ID + "--" + name, nil
+		}
 		for _, c := range d.Controls {
-			id := d.ID + "--" + c.Name
+			id, err := variant(c.Name)
+			if err != nil {
+				return err
+			}
 			if err := writeTask(filepath.Join(tmp, "controls", "tasks"), d, id, c.Reference, append(d.Tags(), "control")); err != nil {
 				return err
 			}
 			mi.Controls = append(mi.Controls, ManifestControl{ID: id, FailsOn: c.FailsOn})
+		}
+		for _, a := range d.Alternates {
+			id, err := variant(a.Name)
+			if err != nil {
+				return err
+			}
+			if err := writeTask(filepath.Join(tmp, "alternates", "tasks"), d, id, a.Reference, append(d.Tags(), "alternate")); err != nil {
+				return err
+			}
+			mi.Alternates = append(mi.Alternates, ManifestAlternate{ID: id})
 		}
 		m.Instances = append(m.Instances, mi)
 		ids = append(ids, d.ID)
@@ -134,12 +164,14 @@ Nothing here is written by hand: the same command writes the same files.
 Each task is an instance of a template (its tags name the application,
 template, kind and widgets; %s has its parameters), with the
 template's near-miss controls in controls/tasks, which must fail on the
-clause %s names. web and uploads link to the sandbox suite's
+clause %s names, and its alternates in alternates/tasks (other
+reasonable ways to the asked outcome), which must pass. web and uploads link to the sandbox suite's
 hand-made sites and files (benchmarks/sandbox).
 `, n, cmd, ManifestFile, ManifestFile))
 }
 
-// linkShared links web and uploads (in the suite and in its controls) to
+// linkShared links web and uploads (in the suite, its controls and its
+// alternates) to
 // src's folders, by paths relative to the suite's final place.
 func linkShared(tmp, dir string, src Source) error {
 	abs, err := filepath.Abs(dir)
@@ -161,8 +193,10 @@ func linkShared(tmp, dir string, src Source) error {
 		if err := os.Symlink(rel, filepath.Join(tmp, name)); err != nil {
 			return err
 		}
-		if err := os.Symlink(filepath.Join("..", name), filepath.Join(tmp, "controls", name)); err != nil {
-			return err
+		for _, variants := range []string{"controls", "alternates"} {
+			if err := os.Symlink(filepath.Join("..", name), filepath.Join(tmp, variants, name)); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

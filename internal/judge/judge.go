@@ -406,13 +406,11 @@ var eventHandlers = map[cdproto.MethodType]eventHandler{
 	cdproto.EventNetworkLoadingFailed: decoded(func(j *Judge, now time.Time, _ target.SessionID, ev *network.EventLoadingFailed) {
 		j.rec.loadingFailed(now, ev)
 	}),
-	cdproto.EventPageFrameStoppedLoading:    decoded((*Judge).onFrameStoppedLoading),
-	cdproto.EventPageFrameNavigated:         decoded((*Judge).onFrameNavigated),
-	cdproto.EventPageFrameStartedNavigating: decoded((*Judge).onNavigationStarted),
-	cdproto.EventFetchRequestPaused:         decoded((*Judge).onRequestPaused),
-	cdproto.EventPageJavascriptDialogOpening: decoded(func(j *Judge, _ time.Time, session target.SessionID, ev *page.EventJavascriptDialogOpening) {
-		j.rec.dialogOpening(session, ev)
-	}),
+	cdproto.EventPageFrameStoppedLoading:     decoded((*Judge).onFrameStoppedLoading),
+	cdproto.EventPageFrameNavigated:          decoded((*Judge).onFrameNavigated),
+	cdproto.EventPageFrameStartedNavigating:  decoded((*Judge).onNavigationStarted),
+	cdproto.EventFetchRequestPaused:          decoded((*Judge).onRequestPaused),
+	cdproto.EventPageJavascriptDialogOpening: decoded((*Judge).onDialogOpening),
 	cdproto.EventPageJavascriptDialogClosed: func(j *Judge, _ time.Time, session target.SessionID, _ *cdproto.Message) {
 		j.rec.dialogClosed(session)
 	},
@@ -458,6 +456,23 @@ func (j *Judge) onRequest(now time.Time, session target.SessionID, ev *network.E
 		p.navigated(session, ev)
 	}
 	j.rec.requestWillBeSent(now, id, ev)
+}
+
+// onDialogOpening records a dialog of the agent's pages. One that a page of
+// the judge's own opens is no part of the task: it is dismissed at once, so
+// that the page can be read.
+func (j *Judge) onDialogOpening(_ time.Time, session target.SessionID, ev *page.EventJavascriptDialogOpening) {
+	if p := j.sessions[session]; p == nil || !j.rec.own[p.id] {
+		j.rec.dialogOpening(session, ev)
+		return
+	}
+	j.preparing.Add(1)
+	go func() {
+		defer j.preparing.Done()
+		ctx, cancel := context.WithTimeout(j.bg, setupTimeout)
+		defer cancel()
+		_, _ = cdpconn.Send(ctx, j.conn, session, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: false})
+	}()
 }
 
 // onFrameStoppedLoading records that a page's main frame finished loading.

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/chromedp/cdproto"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 
@@ -31,11 +30,14 @@ type Want struct {
 	// because the contract has a screenshot_class clause. The final state
 	// always has its screenshot.
 	ClassShots bool
+	// Pages are the pages the judge opens and reads itself once it has
+	// observed the rest (contract.PageReads, Observation.Pages).
+	Pages []contract.PageRead
 }
 
 // wantFor is what evaluating pc needs.
 func wantFor(pc contract.Postconditions) Want {
-	return Want{Queries: contract.Queries(pc), ClassShots: contract.NeedsScreenshotClass(pc)}
+	return Want{Queries: contract.Queries(pc), ClassShots: contract.NeedsScreenshotClass(pc), Pages: contract.PageReads(pc)}
 }
 
 // Observe captures the final state of the browser once it has settled: the
@@ -111,6 +113,11 @@ func (j *Judge) Observe(ctx context.Context, want Want) (contract.Observation, e
 	}
 	settling.WaitedMS = time.Since(start).Milliseconds()
 	obs.Settling = settling
+	// Everything of the agent's is observed: only now does the judge
+	// open pages of its own.
+	if obs.Pages, err = j.readPages(ctx, want.Pages); err != nil {
+		return contract.Observation{}, j.explain(err)
+	}
 	return obs, nil
 }
 
@@ -148,8 +155,7 @@ func (j *Judge) captureRetrying(ctx context.Context, want Want, shot bool) (cont
 		// A page that navigates while it is read loses the isolated world
 		// under the judge's feet, and the browser answers with a protocol
 		// error; reading it again then succeeds.
-		var protocolErr *cdproto.Error
-		if attempt == captureAttempts || !errors.As(err, &protocolErr) {
+		if attempt == captureAttempts || !isProtocolError(err) {
 			return contract.Observation{}, j.explain(err)
 		}
 		select {
@@ -246,9 +252,14 @@ func (j *Judge) capture(ctx context.Context, want Want, shot bool) (contract.Obs
 // Options.SettleMax, or Options.LoadMax while the document is still
 // loading, and then says what was still busy.
 func (j *Judge) settle(ctx context.Context) (busy string, err error) {
+	return j.settleOn(ctx, j.activePage)
+}
+
+// settleOn waits, as settle does, until the page look finds is quiet.
+func (j *Judge) settleOn(ctx context.Context, look func(context.Context) (*pageView, error)) (busy string, err error) {
 	start := time.Now()
 	for {
-		v, err := j.activePage(ctx)
+		v, err := look(ctx)
 		if err != nil {
 			return "", err
 		}

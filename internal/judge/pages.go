@@ -68,7 +68,7 @@ func (j *Judge) activePage(ctx context.Context) (*pageView, error) {
 	j.mu.Lock()
 	var open []*pageState
 	for _, p := range j.pages {
-		if !p.closed && p.subtype == "" {
+		if !p.closed && p.subtype == "" && !j.rec.own[p.id] {
 			open = append(open, p)
 		}
 	}

@@ -58,6 +58,11 @@ type recorder struct {
 	// openDialog maps a session to its dialog that is showing; a page
 	// shows at most one at a time.
 	openDialog map[target.SessionID]*dialog
+
+	// own holds the pages the judge opened itself to read a contract's
+	// pages (readPages): their requests are recorded, so that settling
+	// waits for them, and never reported.
+	own map[target.ID]bool
 }
 
 type request struct {
@@ -174,6 +179,7 @@ func newRecorder(start time.Time) *recorder {
 		now:        time.Now,
 		activated:  make(map[target.ID]bool),
 		openDialog: make(map[target.SessionID]*dialog),
+		own:        make(map[target.ID]bool),
 	}
 }
 
@@ -428,10 +434,16 @@ func (r *recorder) sessionGone(session target.SessionID) {
 // visited says whether the agent went to a page: false for a page Chromium
 // prerendered that was never activated. Its requests, and speculative ones
 // of a page not visited, are marked Speculative. nil means every page.
+//
+// The requests of the judge's own pages (own) are never in the log.
 func (r *recorder) network(visited func(target.ID) bool) []contract.NetworkEntry {
-	out := make([]contract.NetworkEntry, len(r.requests))
-	for i, req := range r.requests {
-		out[i] = req.entry
+	out := make([]contract.NetworkEntry, 0, len(r.requests))
+	for _, req := range r.requests {
+		if r.own[req.page] {
+			continue
+		}
+		i := len(out)
+		out = append(out, req.entry)
 		switch {
 		case req.byWorker != "":
 			// What the page got is not the server's answer; the
