@@ -20,8 +20,10 @@
 // hold), replay_drift (the recorded transcript no longer matches the task,
 // the tools or the responses), budget_exceeded (a token, iteration or cost
 // cap was hit), timeout, error (the harness broke; the agent was not
-// judged), tainted (the task's isolation was broken, so its final state
-// proves nothing), or interrupted (the run was stopped, by Ctrl-C or a
+// judged), tainted (the task's isolation was broken: the agent used a
+// tool that could write the evidence, or asked the browser for this
+// machine's files or the browser's own pages, so its final state proves
+// nothing), or interrupted (the run was stopped, by Ctrl-C or a
 // closed terminal, before the agent finished; the attempt is left out of
 // the score, like one never started). Only passed is a success.
 //
