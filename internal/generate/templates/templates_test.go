@@ -200,7 +200,24 @@ func provesAttempt(pc contract.Postconditions) bool {
 			}
 		case *contract.URL, *contract.DOMText:
 			page = true
+		case *contract.Or:
+			page = page || slices.ContainsFunc(c.Children, isWhy) && !slices.ContainsFunc(c.Children, func(c contract.Clause) bool { return !isWhy(c) })
 		}
 	}
 	return noWrite && page
+}
+
+// isWhy says whether c is evidence that the agent met the reason a task
+// cannot be done: a page that says why, or the site's refusal (a 4xx
+// answer) of the write it attempted.
+func isWhy(c contract.Clause) bool {
+	switch c := c.(type) {
+	case *contract.URL, *contract.DOMText:
+		return true
+	case *contract.And:
+		return slices.ContainsFunc(c.Children, isWhy)
+	case *contract.Network:
+		return len(c.StatusIn) > 0 && !slices.ContainsFunc(c.StatusIn, func(s int) bool { return s < 400 || s > 499 })
+	}
+	return false
 }
