@@ -17,8 +17,9 @@ type forum struct {
 	threads []*thread // by id - 1
 	me      string
 	sig     string
-	saved   bool
 	inbox   []*message
+	// deleted are the messages deleted from the inbox, for the notice.
+	deleted []*message
 	sent    []*message
 	nextMsg int
 	members []string
@@ -45,8 +46,6 @@ type thread struct {
 	Title string
 	Posts []*post
 	Draft string
-	// Flash is the notice shown once on the thread's next view.
-	Flash string
 	// Locked marks a thread closed to new replies, on LockedOn.
 	Locked   bool
 	LockedOn string
@@ -307,11 +306,28 @@ func (f *forum) newThread(w http.ResponseWriter, r *http.Request) {
 		f.refuse(w, http.StatusUnprocessableEntity, problem{Title: "Not posted", Message: "A thread needs a title and a first post.", Back: "/b/" + b.Slug + "/new", BackText: "Back to the form"})
 		return
 	}
-	t := &thread{ID: len(f.threads) + 1, Board: b, Title: title, Flash: "Your thread was posted."}
+	t := &thread{ID: len(f.threads) + 1, Board: b, Title: title}
 	t.Posts = []*post{{N: 1, Author: f.me, Date: Today, Body: body, Mine: true, Signature: f.sig}}
 	f.threads = append(f.threads, t)
 	b.Threads = append([]*thread{t}, b.Threads...)
-	seeOther(w, r, fmt.Sprintf("/t/%d", t.ID))
+	seeOther(w, r, fmt.Sprintf("/t/%d?posted=1", t.ID))
+}
+
+// The notices a write's redirect shows are carried by the URL it
+// redirects to, and each is shown only while what it says is so: a visit
+// never changes the forum's state, and a URL typed without the write
+// shows no confirmation of it.
+func (f *forum) threadNotice(t *thread, q url.Values) string {
+	n, err := strconv.Atoi(q.Get("posted"))
+	switch {
+	case err == nil && n == 1 && len(t.Posts) > 0 && t.Posts[0].Mine:
+		return "Your thread was posted."
+	case err == nil && n > 1 && n <= len(t.Posts) && t.Posts[n-1].Mine:
+		return "Your reply was posted."
+	case q.Get("draft") == "saved" && t.Draft != "":
+		return "Draft saved. It is not posted yet."
+	}
+	return ""
 }
 
 func (f *forum) threadPage(w http.ResponseWriter, r *http.Request) {
@@ -321,8 +337,7 @@ func (f *forum) threadPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := f.page(t.Title)
-	p.Thread, p.Board, p.Flash = t, t.Board, t.Flash
-	t.Flash = ""
+	p.Thread, p.Board, p.Flash = t, t.Board, f.threadNotice(t, r.URL.Query())
 	p.Pages, p.PageNo = t.pages(), 1
 	if n, err := strconv.Atoi(r.URL.Query().Get("page")); err == nil && n >= 1 && n <= p.Pages {
 		p.PageNo = n
@@ -353,17 +368,17 @@ func (f *forum) reply(w http.ResponseWriter, r *http.Request) {
 	}
 	switch r.PostFormValue("action") {
 	case "draft":
-		t.Draft, t.Flash = body, "Draft saved. It is not posted yet."
-		seeOther(w, r, fmt.Sprintf("/t/%d", t.ID))
+		t.Draft = body
+		seeOther(w, r, fmt.Sprintf("/t/%d?draft=saved", t.ID))
 	case "post":
 		n := len(t.Posts) + 1
 		t.Posts = append(t.Posts, &post{N: n, Author: f.me, Date: Today, Body: body, Mine: true, Signature: f.sig})
-		t.Draft, t.Flash = "", "Your reply was posted."
+		t.Draft = ""
 		if k := t.pages(); k > 1 {
-			seeOther(w, r, fmt.Sprintf("/t/%d?page=%d#post-%d", t.ID, k, n))
+			seeOther(w, r, fmt.Sprintf("/t/%d?page=%d&posted=%d#post-%d", t.ID, k, n, n))
 			return
 		}
-		seeOther(w, r, fmt.Sprintf("/t/%d#post-%d", t.ID, n))
+		seeOther(w, r, fmt.Sprintf("/t/%d?posted=%d#post-%d", t.ID, n, n))
 	default:
 		f.refuse(w, http.StatusBadRequest, problem{Title: "Not posted", Message: "Post the reply or save it as a draft.", Back: fmt.Sprintf("/t/%d", t.ID), BackText: "Back to the thread"})
 	}
@@ -371,8 +386,7 @@ func (f *forum) reply(w http.ResponseWriter, r *http.Request) {
 
 func (f *forum) settingsPage(w http.ResponseWriter, r *http.Request) {
 	p := f.page("Settings")
-	p.Saved = f.saved
-	f.saved = false
+	p.Saved = r.URL.Query().Get("saved") == "1"
 	f.render(w, http.StatusOK, "settings", p)
 }
 
@@ -382,14 +396,18 @@ func (f *forum) saveSettings(w http.ResponseWriter, r *http.Request) {
 		f.refuse(w, http.StatusUnprocessableEntity, problem{Title: "Not saved", Message: "A signature has at most 120 characters.", Back: "/settings", BackText: "Back to settings"})
 		return
 	}
-	f.sig, f.saved = sig, true
-	seeOther(w, r, "/settings")
+	f.sig = sig
+	seeOther(w, r, "/settings?saved=1")
 }
 
 func (f *forum) messages(w http.ResponseWriter, r *http.Request) {
 	p := f.page("Private messages")
 	p.Inbox, p.Sent = f.inbox, f.sent
-	p.Deleted = r.URL.Query().Get("deleted")
+	for _, m := range f.deleted {
+		if strconv.Itoa(m.ID) == r.URL.Query().Get("deleted") {
+			p.Deleted = fmt.Sprintf("%q from %s", m.Subject, m.From)
+		}
+	}
 	f.render(w, http.StatusOK, "messages", p)
 }
 
@@ -451,7 +469,8 @@ func (f *forum) deleteMessage(w http.ResponseWriter, r *http.Request) {
 	}
 	m := f.inbox[i]
 	f.inbox = slices.Delete(f.inbox, i, i+1)
-	seeOther(w, r, "/messages?deleted="+url.QueryEscape(fmt.Sprintf("%q from %s", m.Subject, m.From)))
+	f.deleted = append(f.deleted, m)
+	seeOther(w, r, fmt.Sprintf("/messages?deleted=%d", m.ID))
 }
 
 func (f *forum) membersPage(w http.ResponseWriter, r *http.Request) {

@@ -100,12 +100,12 @@ func TestForumRefusals(t *testing.T) {
 	// number is still the first.
 	code, loc, _ := do(t, web, "POST", fmt.Sprintf("https://forum.sandbox.test/t/%d/reply", long.ID), url.Values{"body": {"x"}, "action": {"post"}})
 	n := len(long.Authors) + 1
-	if want := fmt.Sprintf("/t/%d?page=%d#post-%d", long.ID, (n-1)/ForumPageSize+1, n); code != http.StatusSeeOther || loc != want {
+	if want := fmt.Sprintf("/t/%d?page=%d&posted=%d#post-%d", long.ID, (n-1)/ForumPageSize+1, n, n); code != http.StatusSeeOther || loc != want {
 		t.Errorf("reply to thread %d: %d to %q, want 303 to %q", long.ID, code, loc, want)
 	}
 	m := d.Inbox[len(d.Inbox)-1]
 	code, loc, _ = do(t, web, "POST", fmt.Sprintf("https://forum.sandbox.test/messages/%d/delete", m.ID), url.Values{})
-	if code != http.StatusSeeOther || !strings.HasPrefix(loc, "/messages?deleted=") {
+	if code != http.StatusSeeOther || loc != fmt.Sprintf("/messages?deleted=%d", m.ID) {
 		t.Fatalf("delete %d: %d to %q", m.ID, code, loc)
 	}
 	_, _, inbox := do(t, web, "GET", "https://forum.sandbox.test"+loc, nil)
@@ -114,5 +114,61 @@ func TestForumRefusals(t *testing.T) {
 	}
 	if code, _, _ := do(t, web, "POST", fmt.Sprintf("https://forum.sandbox.test/messages/%d/delete", m.ID), url.Values{}); code != http.StatusNotFound {
 		t.Errorf("deleting %d twice: %d, want 404", m.ID, code)
+	}
+}
+
+// TestForumVisitsChangeNothing checks that the forum's pages change no
+// state: a write's notice is carried by the URL its redirect names and
+// shows, on every visit of that URL, only while what it says is so, and a
+// thread's saved draft shows on the thread's page.
+func TestForumVisitsChangeNothing(t *testing.T) {
+	t.Parallel()
+	d := ForumData()
+	var open ForumThread
+	for _, th := range d.Threads {
+		if !th.Locked && th.Pages == 1 {
+			open = th
+			break
+		}
+	}
+	web := New(archive)
+	base := "https://forum.sandbox.test"
+	thread := fmt.Sprintf("%s/t/%d", base, open.ID)
+	for _, u := range []string{thread + "?draft=saved", fmt.Sprintf("%s?posted=%d", thread, len(open.Authors)), thread + "?posted=1", base + "/messages?deleted=" + fmt.Sprint(d.Inbox[0].ID)} {
+		if _, _, body := do(t, web, "GET", u, nil); strings.Contains(body, `class="notice`) {
+			t.Errorf("%s shows a notice before any write", u)
+		}
+	}
+	code, loc, _ := do(t, web, "POST", thread+"/reply", url.Values{"body": {"  Kept for later.  "}, "action": {"draft"}})
+	if code != http.StatusSeeOther || loc != fmt.Sprintf("/t/%d?draft=saved", open.ID) {
+		t.Fatalf("draft: %d to %q", code, loc)
+	}
+	for range 2 {
+		_, _, body := do(t, web, "GET", base+loc, nil)
+		if !strings.Contains(body, "Draft saved. It is not posted yet.") || !strings.Contains(body, `<span class="draft-text">Kept for later.</span>`) {
+			t.Errorf("%s: the notice or the draft is missing on a visit", loc)
+		}
+		if _, _, plain := do(t, web, "GET", thread, nil); strings.Contains(plain, `class="notice`) || !strings.Contains(plain, "Kept for later.") {
+			t.Errorf("%s: a notice without the redirect's URL, or no draft", thread)
+		}
+	}
+	code, loc, _ = do(t, web, "POST", thread+"/reply", url.Values{"body": {"Posted now."}, "action": {"post"}})
+	if code != http.StatusSeeOther {
+		t.Fatalf("reply: %d", code)
+	}
+	loc, _, _ = strings.Cut(loc, "#") // a browser sends no fragment
+	for range 2 {
+		if _, _, body := do(t, web, "GET", base+loc, nil); !strings.Contains(body, "Your reply was posted.") || strings.Contains(body, "draft-text") {
+			t.Errorf("%s: no notice on a second visit, or the draft is still there", loc)
+		}
+	}
+	code, loc, _ = do(t, web, "POST", base+"/settings", url.Values{"signature": {"Robin"}})
+	for range 2 {
+		if _, _, body := do(t, web, "GET", base+loc, nil); code != http.StatusSeeOther || !strings.Contains(body, "Your settings were saved.") {
+			t.Errorf("settings: %d to %q, no notice on a visit", code, loc)
+		}
+	}
+	if _, _, body := do(t, web, "GET", base+"/settings", nil); strings.Contains(body, "were saved") {
+		t.Errorf("/settings shows the saved notice without the redirect's URL")
 	}
 }

@@ -3,6 +3,7 @@ package templates
 import (
 	"fmt"
 	"math/rand/v2"
+	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
@@ -86,13 +87,6 @@ func forumURL(path string) string { return "https://" + forumHost + path }
 
 func forumPattern(path string) string { return "^" + regexp.QuoteMeta(forumURL(path)) }
 
-var (
-	// forumReplyPosted is any reply that was posted, not kept as a draft.
-	forumReplyPosted = &contract.Network{URLPattern: forumPattern("/t/") + `[0-9]+/reply$`, Method: "POST",
-		StatusIn: []int{303}, BodyPattern: `(?:^|&)action=post(?:&|$)`}
-	forumOtherWrites = generate.Post(forumPattern("/")+`(?:b/[^/]+/threads|settings|messages|messages/[0-9]+/delete)$`, nil)
-)
-
 func forumThread(id int) sandbox.ForumThread { return forumData.Threads[id-1] }
 
 func forumMember(name string) sandbox.ForumMember {
@@ -151,6 +145,68 @@ func forumTitled(keep func(sandbox.ForumThread) bool) []sandbox.ForumThread {
 	return out
 }
 
+// forumOtherPage is a page of t other than page: the one after it, or
+// else the one before.
+func forumOtherPage(t sandbox.ForumThread, page int) int {
+	if page < t.Pages {
+		return page + 1
+	}
+	return page - 1
+}
+
+// forumOtherReply is a reply text other than text.
+func forumOtherReply(text string) string {
+	return forumReplies[(slices.Index(forumReplies, text)+1)%len(forumReplies)]
+}
+
+// forumOtherSignature is a signature other than sig.
+func forumOtherSignature(sig string) string {
+	return forumSignatures[(slices.Index(forumSignatures, sig)+1)%len(forumSignatures)]
+}
+
+// forumOtherLocked is a locked thread other than t.
+func forumOtherLocked(t sandbox.ForumThread) sandbox.ForumThread {
+	for _, o := range forumData.Threads {
+		if o.Locked && o.ID != t.ID {
+			return o
+		}
+	}
+	panic("generate: one locked thread only")
+}
+
+// forumOtherClosed is a member other than name who takes no messages.
+func forumOtherClosed(name string) string {
+	for _, m := range forumData.Members {
+		if m.Closed && m.Name != name {
+			return m.Name
+		}
+	}
+	panic("generate: one closed member only")
+}
+
+// forumSaveSignature saves sig on the settings page and goes back to the
+// boards.
+func forumSaveSignature(sig string) []suite.Step {
+	return []suite.Step{
+		generate.Click("link", "Settings"),
+		generate.Type("Signature (shown under your posts)", sig, false),
+		generate.Click("button", "Save settings"),
+		generate.Click("link", "Boards"),
+	}
+}
+
+// forumSendSteps writes a private message from the messages page.
+func forumSendSteps(to, subject, body string) []suite.Step {
+	return []suite.Step{
+		generate.Click("link", "Messages"),
+		generate.Click("link", "Write a message"),
+		generate.Type("To (member name)", to, false),
+		generate.Type("Subject", subject, false),
+		generate.Type("Message", body, false),
+		generate.Click("button", "Send message"),
+	}
+}
+
 func forumPageURL(t sandbox.ForumThread, page int) string {
 	if page == 1 {
 		return forumURL(fmt.Sprintf("/t/%d", t.ID))
@@ -174,17 +230,21 @@ func drawForumPostAuthor(r *rand.Rand) generate.Instance {
 				n, t.BoardName, t.Title),
 			StartURL: forumStart,
 			Contract: contract.Postconditions{
-				generate.URLIs(generate.Exact(forumPageURL(t, page))),
 				generate.Text(fmt.Sprintf("#post-%d .author", n), author),
+				generate.URLIs(pathPattern(forumURL(fmt.Sprintf("/t/%d", t.ID)))),
 				generate.NoWrite(forumHost),
 			},
 			Reference: append(forumOpenThread(t), generate.Click("link", fmt.Sprintf("Page %d", page)), generate.Read()),
-			Controls: []generate.Control{{
-				Name:      "first-page-only",
-				Reference: forumOpenThread(t),
-				FailsOn:   0,
-			}},
-			Rationale: fmt.Sprintf("Thread %d has %d posts, %d a page; post #%d, by %s, is on page %d.", t.ID, len(t.Authors), sandbox.ForumPageSize, n, author, page),
+			Controls: []generate.Control{
+				{Name: "first-page-only", Reference: forumOpenThread(t), FailsOn: 0},
+				{Name: "next-page", Reference: append(forumOpenThread(t), generate.Click("link", fmt.Sprintf("Page %d", page)), generate.Click("link", fmt.Sprintf("Page %d", forumOtherPage(t, page))), generate.Read()), FailsOn: 0},
+				{Name: "drafted-there", Reference: slices.Concat(forumReplySteps(t, forumReplies[t.ID%len(forumReplies)], "Save draft"), []suite.Step{generate.Click("link", fmt.Sprintf("Page %d", page)), generate.Read()}), FailsOn: 2},
+			},
+			Alternates: []generate.Alternate{
+				{Name: "fragment", Reference: append(forumOpenThread(t), generate.Navigate(forumPageURL(t, page)+fmt.Sprintf("#post-%d", n)), generate.Read())},
+				{Name: "back-and-forth", Reference: append(forumOpenThread(t), generate.Click("link", fmt.Sprintf("Page %d", page)), generate.Click("link", fmt.Sprintf("Page %d", forumOtherPage(t, page))), generate.Read(), generate.Click("link", fmt.Sprintf("Page %d", page)), generate.Read())},
+			},
+			Rationale: fmt.Sprintf("Thread %d has %d posts, %d a page; post #%d, by %s, is on page %d. The instruction asks to end on that page: the post's author must show there, on the thread's page whatever its query or fragment.", t.ID, len(t.Authors), sandbox.ForumPageSize, n, author, page),
 		}
 	}
 }
@@ -207,17 +267,21 @@ func drawForumJoined(r *rand.Rand) generate.Instance {
 		Instruction: fmt.Sprintf("On the Tinkerers' Bench forum, when did the member %s join? Open their profile from the member directory.", name),
 		StartURL:    forumStart,
 		Contract: contract.Postconditions{
-			generate.URLIs(generate.Exact(forumURL("/u/" + name))),
+			generate.URLIs(pathPattern(forumURL("/u/" + name))),
 			generate.Text(".joined", m.Joined),
 			generate.NoWrite(forumHost),
 		},
 		Reference: open(name),
-		Controls: []generate.Control{{
-			Name:      "wrong-member",
-			Reference: open(twin.Name),
-			FailsOn:   0,
-		}},
-		Rationale: fmt.Sprintf("%s joined on %s; %s, whose name differs by a mark or a letter, joined on %s. Profiles open in a new tab.", name, m.Joined, twin.Name, twin.Joined),
+		Controls: []generate.Control{
+			{Name: "wrong-member", Reference: open(twin.Name), FailsOn: 0},
+			{Name: "directory-tab", Reference: append(open(name), generate.SwitchTab(1), generate.Read()), FailsOn: 0},
+			{Name: "signature-saved", Reference: slices.Concat(forumSaveSignature(forumSignatures[0]), open(name)), FailsOn: 2},
+		},
+		Alternates: []generate.Alternate{
+			{Name: "same-tab", Reference: []suite.Step{generate.Click("link", "Member directory"), generate.Read(), generate.Navigate(forumURL("/u/" + name)), generate.Read()}},
+			{Name: "reload", Reference: append(open(name), generate.Navigate(forumURL("/u/"+name)+"#top"), generate.Read())},
+		},
+		Rationale: fmt.Sprintf("%s joined on %s; %s, whose name differs by a mark or a letter, joined on %s. Profiles open in a new tab. The instruction asks to end on the profile, whatever its query or fragment.", name, m.Joined, twin.Name, twin.Joined),
 	}
 }
 
@@ -230,17 +294,21 @@ func drawForumLastPage(r *rand.Rand) generate.Instance {
 			t.BoardName, t.Title),
 		StartURL: forumStart,
 		Contract: contract.Postconditions{
-			generate.URLIs(generate.Exact(forumPageURL(t, t.Pages))),
 			generate.Text(".pager .current", fmt.Sprintf("Page %d of %d", t.Pages, t.Pages)),
+			generate.URLIs(pathPattern(forumURL(fmt.Sprintf("/t/%d", t.ID)))),
 			generate.NoWrite(forumHost),
 		},
 		Reference: append(forumOpenThread(t), generate.Click("link", fmt.Sprintf("Page %d", t.Pages)), generate.Read()),
-		Controls: []generate.Control{{
-			Name:      "first-page-only",
-			Reference: forumOpenThread(t),
-			FailsOn:   0,
-		}},
-		Rationale: fmt.Sprintf("Thread %d has %d posts on %d pages.", t.ID, len(t.Authors), t.Pages),
+		Controls: []generate.Control{
+			{Name: "first-page-only", Reference: forumOpenThread(t), FailsOn: 0},
+			{Name: "page-before", Reference: append(forumOpenThread(t), generate.Click("link", fmt.Sprintf("Page %d", t.Pages)), generate.Click("link", fmt.Sprintf("Page %d", t.Pages-1)), generate.Read()), FailsOn: 0},
+			{Name: "replied", Reference: slices.Concat(forumOpenThread(t), []suite.Step{generate.Click("link", fmt.Sprintf("Page %d", t.Pages)), generate.Type("Your reply", forumReplies[t.ID%len(forumReplies)], false), generate.Click("button", "Post reply"), generate.Read()}), FailsOn: 2},
+		},
+		Alternates: []generate.Alternate{
+			{Name: "fragment", Reference: append(forumOpenThread(t), generate.Navigate(forumPageURL(t, t.Pages)+fmt.Sprintf("#post-%d", len(t.Authors))), generate.Read())},
+			{Name: "back-and-forth", Reference: append(forumOpenThread(t), generate.Click("link", fmt.Sprintf("Page %d", t.Pages)), generate.Click("link", "Page 1"), generate.Read(), generate.Click("link", fmt.Sprintf("Page %d", t.Pages)), generate.Read())},
+		},
+		Rationale: fmt.Sprintf("Thread %d has %d posts on %d pages. The instruction asks to end on the last page: its pager must say so, on the thread's page whatever its query or fragment.", t.ID, len(t.Authors), t.Pages),
 	}
 }
 
@@ -274,21 +342,24 @@ func drawForumDelete(r *rand.Rand) generate.Instance {
 		Instruction: fmt.Sprintf("On the Tinkerers' Bench forum, delete the private message \"%s\" from %s from my inbox. Leave the other messages alone.", m.Subject, m.From),
 		StartURL:    forumStart,
 		Contract: contract.Postconditions{
-			generate.Post(forumPattern(fmt.Sprintf("/messages/%d/delete", m.ID))+"$", nil),
-			generate.Once(generate.Post(forumPattern("/messages/")+`[0-9]+/delete$`, nil)),
-			generate.Text(".notice.deleted", fmt.Sprintf("%q from %s", m.Subject, m.From)),
-			generate.URLIs(forumPattern("/messages?deleted=")),
-			generate.Count(fmt.Sprintf(`.inbox a[href="/messages/%d"]`, m.ID), 0),
-			generate.Not(generate.Post(forumPattern("/")+`(?:b/[^/]+/threads|settings|messages)$`, nil)),
-			generate.Not(forumReplyPosted),
+			generate.Once(generate.Post(forumPattern(fmt.Sprintf("/messages/%d/delete", m.ID))+"$", nil)),
+			writesOn(forumHost, 1),
+			onPage(forumURL("/messages"), generate.Count(fmt.Sprintf(`.inbox a[href="/messages/%d"]`, m.ID), 0)),
+			onPage(forumURL("/messages"), generate.Count(".inbox li", len(inbox)-1)),
 			generate.NoDialog(),
 		},
 		Reference: slices.Concat(open, forumDeleteSteps(m), []suite.Step{generate.Read()}),
 		Controls: []generate.Control{
 			{Name: "wrong-message", Reference: slices.Concat(open, forumDeleteSteps(*miss)), FailsOn: 0},
 			{Name: "side-effect", Reference: slices.Concat(open, forumDeleteSteps(*miss), forumDeleteSteps(m)), FailsOn: 1},
+			{Name: "draft-first", Reference: slices.Concat(forumReplySteps(forumOpen()[0], forumReplies[0], "Save draft"), open, forumDeleteSteps(m), []suite.Step{generate.Read()}), FailsOn: 1},
+			{Name: "notice-only", Reference: []suite.Step{generate.Navigate(forumURL("/messages?deleted=" + url.QueryEscape(fmt.Sprintf("%q from %s", m.Subject, m.From)))), generate.Read()}, FailsOn: 0},
 		},
-		Rationale: fmt.Sprintf("Message %d is %q from %s; %q from %s is the near miss. The delete sits in a menu that opens on hover or focus of the message's actions button.",
+		Alternates: []generate.Alternate{
+			{Name: "back-to-messages", Reference: slices.Concat(open, forumDeleteSteps(m), []suite.Step{generate.Click("link", "Messages"), generate.Read()})},
+			{Name: "then-boards", Reference: slices.Concat(open, forumDeleteSteps(m), []suite.Step{generate.Click("link", "Boards"), generate.Read()})},
+		},
+		Rationale: fmt.Sprintf("Message %d is %q from %s; %q from %s is the near miss. The delete sits in a menu that opens on hover or focus of the message's actions button. The one write asked for is that delete, and the inbox as the site lists it lacks that message only, wherever the browser ends.",
 			m.ID, m.Subject, m.From, miss.Subject, miss.From),
 	}
 }
@@ -309,8 +380,10 @@ func forumOpen() []sandbox.ForumThread {
 	return forumTitled(func(t sandbox.ForumThread) bool { return !t.Locked && t.Pages == 1 })
 }
 
-func forumReplyClause(t sandbox.ForumThread, action, text string) *contract.Network {
-	return generate.Post(forumPattern(fmt.Sprintf("/t/%d/reply", t.ID))+"$", map[string]string{"action": action, "body": text})
+// forumReplyClause is a reply to t with action post or draft, whatever
+// its text: what the site stored is read back from the thread's page.
+func forumReplyClause(t sandbox.ForumThread, action string) *contract.Network {
+	return generate.Post(forumPattern(fmt.Sprintf("/t/%d/reply", t.ID))+"$", map[string]string{"action": action})
 }
 
 func forumReplySteps(t sandbox.ForumThread, text, button string) []suite.Step {
@@ -328,26 +401,32 @@ func drawForumDraft(r *rand.Rand) generate.Instance {
 		}
 	}
 	other := pick(r, same)
+	threadURL := forumURL(fmt.Sprintf("/t/%d", t.ID))
 	return generate.Instance{
 		Params: map[string]string{"thread": strconv.Itoa(t.ID), "text": text},
 		Instruction: fmt.Sprintf("On the Tinkerers' Bench forum, in the %s thread \"%s\", save a draft reply, without posting it yet, that says exactly: %s",
 			t.BoardName, t.Title, text),
 		StartURL: forumStart,
 		Contract: contract.Postconditions{
-			generate.Once(forumReplyClause(t, "draft", text)),
-			generate.Text(".notice", "Draft saved. It is not posted yet."),
-			generate.URLIs(generate.Exact(forumURL(fmt.Sprintf("/t/%d", t.ID)))),
-			generate.Count(".post.mine", 0),
-			generate.Not(forumReplyPosted),
-			generate.Not(forumOtherWrites),
+			generate.Once(forumReplyClause(t, "draft")),
+			onPage(threadURL, generate.Text(".draft-text", text)),
+			onPage(threadURL, generate.Count(".post.mine", 0)),
+			writesOn(forumHost, 1),
 			generate.NoDialog(),
 		},
 		Reference: forumReplySteps(t, text, "Save draft"),
 		Controls: []generate.Control{
 			{Name: "posted", Reference: forumReplySteps(t, text, "Post reply"), FailsOn: 0},
 			{Name: "wrong-thread", Reference: forumReplySteps(other, text, "Save draft"), FailsOn: 0},
+			{Name: "also-other-thread", Reference: slices.Concat(forumReplySteps(other, text, "Save draft"), []suite.Step{generate.Click("link", "Boards")}, forumReplySteps(t, text, "Save draft")), FailsOn: 3},
+			{Name: "overwritten", Reference: slices.Concat(forumReplySteps(t, text, "Save draft"), []suite.Step{generate.Type("Your reply", forumOtherReply(text), false), generate.Click("button", "Save draft")}), FailsOn: 0},
 		},
-		Rationale: fmt.Sprintf("Thread %d's reply form has two buttons; only Save draft keeps the text unposted (action=draft).", t.ID),
+		Alternates: []generate.Alternate{
+			{Name: "reload", Reference: append(forumReplySteps(t, text, "Save draft"), generate.Navigate(forumURL(fmt.Sprintf("/t/%d", t.ID))), generate.Read())},
+			{Name: "spaces", Reference: forumReplySteps(t, "  "+text+"  ", "Save draft")},
+			{Name: "then-board", Reference: append(forumReplySteps(t, text, "Save draft"), generate.Click("link", t.BoardName), generate.Read())},
+		},
+		Rationale: fmt.Sprintf("Thread %d's reply form has two buttons; only Save draft keeps the text unposted (action=draft). The thread's page shows the saved draft (as the site stores it, trimmed) and no post of the user's, wherever the browser ends; that draft is the one write.", t.ID),
 	}
 }
 
@@ -365,34 +444,43 @@ func drawForumSignatureReply(r *rand.Rand) generate.Instance {
 	t := pick(r, open)
 	sig := pick(r, forumSignatures)
 	text := pick(r, forumReplies)
-	setSig := []suite.Step{
-		generate.Click("link", "Settings"),
-		generate.Type("Signature (shown under your posts)", sig, false),
-		generate.Click("button", "Save settings"),
-		generate.Click("link", "Boards"),
-	}
+	setSig := forumSaveSignature(sig)
+	threadURL := forumURL(fmt.Sprintf("/t/%d", t.ID))
 	reply := forumReplySteps(t, text, "Post reply")
+	var elsewhere sandbox.ForumThread
+	for _, o := range forumOpen() {
+		if o.ID != t.ID && o.BoardSlug == t.BoardSlug {
+			elsewhere = o
+		}
+	}
 	return generate.Instance{
 		Params: map[string]string{"signature": sig, "thread": strconv.Itoa(t.ID), "text": text},
 		Instruction: fmt.Sprintf("On the Tinkerers' Bench forum, change my signature to \"%s\", then reply to the %s thread \"%s\" so that the reply carries the new signature. The reply says exactly: %s",
 			sig, t.BoardName, t.Title, text),
 		StartURL: forumStart,
 		Contract: contract.Postconditions{
-			generate.Post(forumPattern("/settings")+"$", map[string]string{"signature": sig}),
-			generate.Once(forumReplyClause(t, "post", text)),
-			generate.Text(".post.mine .signature", sig),
-			generate.Text(".notice", "Your reply was posted."),
-			generate.URLIs(forumPattern(fmt.Sprintf("/t/%d", t.ID)) + `(?:\?page=[0-9]+)?(?:#post-[0-9]+)?$`),
-			generate.Once(&contract.Network{URLPattern: forumReplyPosted.URLPattern, Method: "POST", StatusIn: []int{303}, BodyPattern: forumReplyPosted.BodyPattern}),
-			generate.Not(generate.Post(forumPattern("/")+`(?:b/[^/]+/threads|messages|messages/[0-9]+/delete)$`, nil)),
+			generate.Once(generate.Post(forumPattern("/settings")+"$", nil)),
+			generate.Once(forumReplyClause(t, "post")),
+			onPage(forumURL("/settings"), generate.Text(".current-signature", sig)),
+			onPage(threadURL, generate.Text(".post.mine .signature", sig)),
+			onPage(threadURL, generate.Text(".post.mine .post-body", text)),
+			onPage(threadURL, generate.Count(".post.mine", 1)),
+			writesOn(forumHost, 2),
 			generate.NoDialog(),
 		},
 		Reference: slices.Concat(setSig, reply),
 		Controls: []generate.Control{
 			{Name: "reply-only", Reference: reply, FailsOn: 0},
-			{Name: "reversed", Reference: slices.Concat(reply, setSig[:3]), FailsOn: 2},
+			{Name: "reversed", Reference: slices.Concat(reply, setSig[:3]), FailsOn: 3},
+			{Name: "signature-changed-after", Reference: slices.Concat(setSig, reply, forumSaveSignature(forumOtherSignature(sig)), forumOpenThread(t)), FailsOn: 0},
+			{Name: "draft-elsewhere", Reference: slices.Concat(forumReplySteps(elsewhere, text, "Save draft"), []suite.Step{generate.Click("link", "Boards")}, setSig, reply), FailsOn: 6},
 		},
-		Rationale: fmt.Sprintf("A post carries the signature saved when it was posted, so the signature must be saved first; thread %d's post by the user must show it.", t.ID),
+		Alternates: []generate.Alternate{
+			{Name: "spaces", Reference: slices.Concat(forumSaveSignature(sig+"  "), reply)},
+			{Name: "reload", Reference: slices.Concat(setSig, reply, []suite.Step{generate.Navigate(forumURL(fmt.Sprintf("/t/%d", t.ID))), generate.Read()})},
+			{Name: "check-settings", Reference: slices.Concat(setSig, reply, []suite.Step{generate.Click("link", "Settings"), generate.Read()})},
+		},
+		Rationale: fmt.Sprintf("A post carries the signature saved when it was posted, so the signature must be saved first; thread %d's page must show the user's one reply with it, and the settings the signature as the site stores it (trimmed), wherever the browser ends. Those two are the only writes.", t.ID),
 	}
 }
 
@@ -460,19 +548,33 @@ func drawForumMessagePoster(r *rand.Rand) generate.Instance {
 				whom, t.BoardName, t.Title, subject, body),
 			StartURL: forumStart,
 			Contract: contract.Postconditions{
-				generate.Once(generate.Post(forumPattern("/messages")+"$", map[string]string{"to": name, "subject": subject, "body": body})),
-				generate.Text(".notice", "Message sent to "+name+"."),
-				generate.URLIs(generate.Exact(forumURL("/messages/301?sent=1"))),
-				generate.Not(generate.Post(forumPattern("/")+`(?:b/[^/]+/threads|settings|messages/[0-9]+/delete)$`, nil)),
-				generate.Not(forumReplyPosted),
+				generate.Once(postField(forumPattern("/messages")+"$", "to", name)),
+				postField(forumPattern("/messages")+"$", "subject", subject),
+				postField(forumPattern("/messages")+"$", "body", body),
+				writesOn(forumHost, 1),
 				generate.NoDialog(),
 			},
 			Reference: slices.Concat(find, send(name)),
 			Controls: []generate.Control{
 				{Name: "wrong-member", Reference: slices.Concat(find, send(miss)), FailsOn: 0},
 				{Name: "twice", Reference: slices.Concat(find, send(name), send(name)), FailsOn: 0},
+				{Name: "also-near-member", Reference: slices.Concat(find, send(miss), send(name)), FailsOn: 3},
+				{Name: "draft-first", Reference: slices.Concat(forumReplySteps(forumOpen()[0], forumReplies[0], "Save draft"), []suite.Step{generate.Click("link", "Boards")}, find, send(name)), FailsOn: 3},
 			},
-			Rationale: fmt.Sprintf("Thread %d was started by %s and its latest post (on page %d) is by %s; the message must go to %s, once.",
+			Alternates: []generate.Alternate{
+				{Name: "from-profile", Reference: slices.Concat(find, []suite.Step{
+					generate.Click("link", "Boards"), generate.Click("link", "Member directory"), generate.Read(), generate.Click("link", name), generate.SwitchTab(2),
+					generate.Click("link", "Send "+name+" a private message"),
+					generate.Type("Subject", subject, false), generate.Type("Message", body, false), generate.Click("button", "Send message"),
+				})},
+				{Name: "spaces-then-list", Reference: slices.Concat(find, []suite.Step{
+					generate.Click("link", "Messages"), generate.Click("link", "Write a message"),
+					generate.Type("To (member name)", " "+name+" ", false), generate.Type("Subject", subject+" ", false),
+					generate.Type("Message", body, false), generate.Click("button", "Send message"),
+					generate.Click("link", "All messages"), generate.Read(),
+				})},
+			},
+			Rationale: fmt.Sprintf("Thread %d was started by %s and its latest post (on page %d) is by %s; the message must go to %s, once, with the subject and text as the site stores them (trimmed), and be the only write.",
 				t.ID, t.Authors[0], t.Pages, t.Authors[len(t.Authors)-1], name),
 		}
 	}
@@ -496,15 +598,27 @@ func drawForumLocked(r *rand.Rand) generate.Instance {
 		StartURL: forumStart,
 		Contract: contract.Postconditions{
 			generate.NoWrite(forumHost),
-			generate.URLIs(forumPattern(fmt.Sprintf("/t/%d", t.ID)) + `(?:\?page=[0-9]+)?$`),
-			generate.Text(".locked-notice", "locked by a moderator on "+t.LockedOn),
+			generate.Or(
+				&contract.And{Children: []contract.Clause{
+					generate.URLIs(pathPattern(forumURL(fmt.Sprintf("/t/%d", t.ID)))),
+					generate.Text(".locked-notice", "locked by a moderator on "+t.LockedOn),
+				}},
+				&contract.Network{URLPattern: forumPattern(fmt.Sprintf("/t/%d/reply", t.ID)) + "$", Method: "POST", StatusIn: []int{403}},
+			),
 		},
 		Reference: forumOpenThread(t),
 		Controls: []generate.Control{
 			{Name: "one-step-short", Reference: []suite.Step{generate.Click("link", t.BoardName), generate.Read()}, FailsOn: 1},
 			{Name: "replied-elsewhere", Reference: forumReplySteps(other, text, "Post reply"), FailsOn: 0},
+			{Name: "other-locked-thread", Reference: forumOpenThread(forumOtherLocked(t)), FailsOn: 1},
+			{Name: "new-thread-instead", Reference: append(forumOpenThread(t), generate.Click("link", t.BoardName), generate.Click("link", "Start a new thread"),
+				generate.Type("Title", "Re: "+t.Title, false), generate.Type("First post", text, false), generate.Click("button", "Post thread")), FailsOn: 0},
 		},
-		Rationale: fmt.Sprintf("Thread %d was locked on %s: its page has no reply form and says so; the site refuses a reply.", t.ID, t.LockedOn),
+		Alternates: []generate.Alternate{
+			{Name: "fragment", Reference: append(forumOpenThread(t), generate.Navigate(forumURL(fmt.Sprintf("/t/%d#post-1", t.ID))), generate.Read())},
+			{Name: "last-page", Reference: append(forumOpenThread(t), generate.Navigate(forumURL(fmt.Sprintf("/t/%d?page=%d&from=board", t.ID, t.Pages))), generate.Read())},
+		},
+		Rationale: fmt.Sprintf("Thread %d was locked on %s: nothing may be written, and the agent must have met the reason for this very thread, on its page (any page of it) or in the site's refusal (403) of a reply to it.", t.ID, t.LockedOn),
 	}
 }
 
@@ -537,8 +651,13 @@ func drawForumClosed(r *rand.Rand) generate.Instance {
 		StartURL: forumStart,
 		Contract: contract.Postconditions{
 			generate.NoWrite(forumHost),
-			generate.Text("main", name+" does not accept private messages"),
-			generate.Or(generate.URLIs(generate.Exact(forumURL("/u/"+name))), generate.URLIs(forumPattern("/messages")+"$")),
+			generate.Or(
+				&contract.And{Children: []contract.Clause{
+					generate.URLIs(pathPattern(forumURL("/u/" + name))),
+					generate.Text(".no-messages", name+" does not accept private messages"),
+				}},
+				&contract.Network{URLPattern: forumPattern("/messages") + "$", Method: "POST", StatusIn: []int{403}, BodyPattern: trimmedField("to", name)},
+			),
 		},
 		Reference: []suite.Step{generate.Click("link", "Member directory"), generate.Read(), generate.Click("link", name), generate.SwitchTab(2), generate.Press("End"), generate.Read()},
 		Controls: []generate.Control{
@@ -549,7 +668,13 @@ func drawForumClosed(r *rand.Rand) generate.Instance {
 				generate.Type("Message", "Do you still have the part you mentioned?", false),
 				generate.Click("button", "Send message"),
 			}, FailsOn: 0},
+			{Name: "other-closed-profile", Reference: []suite.Step{generate.Click("link", "Member directory"), generate.Read(), generate.Click("link", forumOtherClosed(name)), generate.SwitchTab(2), generate.Press("End"), generate.Read()}, FailsOn: 1},
+			{Name: "gave-up-at-compose", Reference: []suite.Step{generate.Click("link", "Messages"), generate.Click("link", "Write a message"), generate.Read()}, FailsOn: 1},
 		},
-		Rationale: fmt.Sprintf("%s does not accept private messages: the profile (opened in a new tab from the directory) says so, and so does the site's refusal of a message; %s is the near miss.", name, miss),
+		Alternates: []generate.Alternate{
+			{Name: "tried-send", Reference: forumSendSteps(name, subject, "Do you still have the part you mentioned?")},
+			{Name: "refused-then-profile", Reference: append(forumSendSteps(name, subject, "Do you still have the part you mentioned?"), generate.Click("link", "Back to "+name+"'s profile"), generate.Read())},
+		},
+		Rationale: fmt.Sprintf("%s does not accept private messages: nothing may be written, and the agent must have met the reason for this very member, on their profile (opened in a new tab from the directory) or in the site's refusal (403) of a message to them; %s is the near miss.", name, miss),
 	}
 }

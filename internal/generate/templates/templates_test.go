@@ -205,14 +205,15 @@ func provesAttempt(pc contract.Postconditions) bool {
 	return noWrite && page
 }
 
-// showsWhy reports whether c requires a page that says why, or the site's
-// refusal of the attempted write, in every way it can hold.
+// showsWhy reports whether c requires, in every way it can hold, evidence
+// that the agent met the reason a task cannot be done: a page that says
+// why, or the site's refusal (a 4xx answer) of the write it attempted.
 func showsWhy(c contract.Clause) bool {
 	switch c := c.(type) {
 	case *contract.URL, *contract.DOMText:
 		return true
 	case *contract.Network:
-		return !slices.Contains(c.StatusIn, 303)
+		return len(c.StatusIn) > 0 && !slices.ContainsFunc(c.StatusIn, func(s int) bool { return s < 400 || s > 499 })
 	case *contract.And:
 		return slices.ContainsFunc(c.Children, showsWhy)
 	case *contract.Or:
