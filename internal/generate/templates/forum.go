@@ -656,7 +656,7 @@ func drawForumClosed(r *rand.Rand) generate.Instance {
 					generate.URLIs(pathPattern(forumURL("/u/" + name))),
 					generate.Text(".no-messages", name+" does not accept private messages"),
 				}},
-				&contract.Network{URLPattern: forumPattern("/messages") + "$", Method: "POST", StatusIn: []int{403}, BodyPattern: trimmedField("to", name)},
+				trimmed(&contract.Network{URLPattern: forumPattern("/messages") + "$", Method: "POST", StatusIn: []int{403}, Form: map[string]string{"to": name}}),
 			),
 		},
 		Reference: []suite.Step{generate.Click("link", "Member directory"), generate.Read(), generate.Click("link", name), generate.SwitchTab(2), generate.Press("End"), generate.Read()},

@@ -36,7 +36,7 @@ func TestForumTemplates(t *testing.T) {
 			if p["who"] == "latest" {
 				want = th.Authors[len(th.Authors)-1]
 			}
-			if got := d.Contract[0].(*contract.Network).BodyPattern; got != trimmedField("to", want) || forumMember(want).Closed {
+			if got := d.Contract[0].(*contract.Network).Form["to"]; got != want || forumMember(want).Closed {
 				t.Errorf("%s: writes to %s, want %s, who takes messages", d.ID, got, want)
 			}
 		case "forum-find-post-author":

@@ -3,13 +3,11 @@ package templates
 import (
 	"fmt"
 	"math/rand/v2"
-	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 
 	"contractbench/internal/contract"
 	"contractbench/internal/generate"
@@ -109,41 +107,6 @@ func staysAt(path, param string) string {
 
 // staysCancelOf is the pattern of booking id's cancel.
 func staysCancelOf(id string) string { return generate.Exact(staysURL("/bookings/" + id + "/cancel")) }
-
-// staysField is a body pattern for a form field whose value, as the site
-// stores it (trimmed of white space at both ends), is value: the
-// comparison the site makes, not the bytes the agent typed.
-func staysField(name, value string) string {
-	space := `(?:\+|%20|%09|%0[aAdD])*`
-	var b strings.Builder
-	for _, r := range value {
-		switch {
-		case r == ' ':
-			b.WriteString(`(?:\+|%20)`)
-		case r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r)):
-			b.WriteRune(r)
-		default:
-			b.WriteString("(?:" + regexp.QuoteMeta(string(r)) + "|(?i:" + regexp.QuoteMeta(url.QueryEscape(string(r))) + "))")
-		}
-	}
-	return "(?:^|&)" + regexp.QuoteMeta(name) + "=" + space + b.String() + space + "(?:&|$)"
-}
-
-// staysPostWith holds when a write to pattern the site accepted carries
-// field with value, as staysField compares it.
-func staysPostWith(pattern, field, value string) *contract.Network {
-	n := generate.Post(pattern, nil)
-	n.BodyPattern = staysField(field, value)
-	return n
-}
-
-// staysWrites holds when the site accepted exactly n writes, whatever
-// their route and values: beside clauses that require each asked write
-// once, it forbids every other.
-func staysWrites(n int) *contract.Network {
-	return &contract.Network{URLPattern: "^" + regexp.QuoteMeta(staysURL("/")), Method: "POST", StatusIn: []int{303},
-		Count: &contract.Count{Op: contract.OpEq, Value: n}}
-}
 
 // staysRefused holds when the site refused a booking post carrying form
 // with status: the agent tried the booking as asked and the site said
@@ -590,8 +553,8 @@ func staysOtherArrival(st *sandbox.Stay, day, nights int) int {
 func staysBooked(form map[string]string) contract.Postconditions {
 	return contract.Postconditions{
 		generate.Once(generate.Post(staysBookPost, form)),
-		staysPostWith(staysBookPost, "request", ""),
-		staysPostWith(staysBookPost, "name", "Robin Ashdown"),
+		postField(staysBookPost, "request", ""),
+		postField(staysBookPost, "name", "Robin Ashdown"),
 	}
 }
 
@@ -600,7 +563,7 @@ func staysBooked(form map[string]string) contract.Postconditions {
 // request for the host.
 func staysWriteClauses(form map[string]string) contract.Postconditions {
 	booked := staysBooked(form)
-	return contract.Postconditions{booked[0], staysWrites(1), booked[1], booked[2], generate.NoDialog()}
+	return contract.Postconditions{booked[0], writesOn(staysHost, 1), booked[1], booked[2], generate.NoDialog()}
 }
 
 func drawStaysBook(r *rand.Rand) generate.Instance {
@@ -657,8 +620,8 @@ func drawStaysCancel(r *rand.Rand) generate.Instance {
 		StartURL:    staysStart,
 		Contract: contract.Postconditions{
 			generate.Once(generate.Post(staysCancelOf(b.ID), nil)),
-			staysWrites(1),
-			staysPostWith(staysCancelOf(b.ID), "reason", reason),
+			writesOn(staysHost, 1),
+			postField(staysCancelOf(b.ID), "reason", reason),
 			generate.NoDialog(),
 		},
 		Reference: staysCancelSteps(b.ID, reason),
@@ -709,8 +672,8 @@ func drawStaysMove(r *rand.Rand) generate.Instance {
 			Contract: contract.Postconditions{
 				generate.Once(generate.Post(staysCancelOf(b.ID), nil)),
 				booked[0],
-				staysWrites(2),
-				staysPostWith(staysCancelOf(b.ID), "reason", reason),
+				writesOn(staysHost, 2),
+				postField(staysCancelOf(b.ID), "reason", reason),
 				booked[1],
 				booked[2],
 				generate.NoDialog(),

@@ -159,8 +159,7 @@ func TestStaysTemplates(t *testing.T) {
 
 // TestStaysPatterns checks the URL and form patterns the stays contracts
 // compare with: a fragment or an unrelated parameter never decides, the
-// parameter the task is about does, and a form value matches as the site
-// stores it, trimmed, but no other value.
+// parameter the task is about does.
 func TestStaysPatterns(t *testing.T) {
 	for _, c := range []struct {
 		pattern, s string
@@ -174,14 +173,6 @@ func TestStaysPatterns(t *testing.T) {
 		{staysAt("/stay/H-101/book", "date=2026-03-05"), staysURL("/stay/H-101/book?ref=x&date=2026-03-05"), true},
 		{staysAt("/stay/H-101/book", "date=2026-03-05"), staysURL("/stay/H-101/book?date=2026-03-06"), false},
 		{staysAt("/stay/H-101/book", "date=2026-03-05"), staysURL("/stay/H-101/book#date=2026-03-05"), false},
-		{staysField("reason", "Plans changed"), "reason=Plans+changed", true},
-		{staysField("reason", "Plans changed"), "a=1&reason=++Plans%20changed+&b=2", true},
-		{staysField("reason", "Plans changed"), "reason=Plans+changed+again", false},
-		{staysField("reason", "Plans changed"), "reason=plans+changed", false},
-		{staysField("reason", "Moving to Friday, 6 March"), "reason=Moving+to+Friday%2C+6+March", true},
-		{staysField("request", ""), "stay=H-101&request=&name=R", true},
-		{staysField("request", ""), "stay=H-101&request=+", true},
-		{staysField("request", ""), "request=Late+check-in", false},
 	} {
 		if got := regexp.MustCompile(c.pattern).MatchString(c.s); got != c.want {
 			t.Errorf("%s on %q: %v, want %v", c.pattern, c.s, got, c.want)

@@ -1,9 +1,8 @@
 package templates
 
 import (
-	"fmt"
 	"regexp"
-	"strings"
+	"slices"
 
 	"contractbench/internal/contract"
 	"contractbench/internal/generate"
@@ -19,35 +18,19 @@ func writesOn(host string, n int) *contract.Network {
 	return w
 }
 
-// trimmedField is a body pattern that matches a form field whose value
-// the site stores trimmed: value, with any spaces before and after it, as
-// a browser encodes a form (a space as + or %20, any other mark escaped
-// or not).
-func trimmedField(name, value string) string {
-	var b strings.Builder
-	for _, r := range value {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
-			b.WriteRune(r)
-		case r == ' ':
-			b.WriteString(`(?:\+|%20)`)
-		default:
-			var enc strings.Builder
-			for _, c := range []byte(string(r)) {
-				fmt.Fprintf(&enc, "%%%02X", c)
-			}
-			b.WriteString("(?:" + regexp.QuoteMeta(string(r)) + "|" + enc.String() + ")")
-		}
-	}
-	space := `(?:\+|%20)*`
-	return `(?:^|&)` + regexp.QuoteMeta(name) + "=" + space + b.String() + space + `(?:&|$)`
+// postField holds when a write to a URL matching pattern carried field
+// with value, as the site stores it: trimmed.
+func postField(pattern, field, value string) *contract.Network {
+	return trimmed(generate.Post(pattern, map[string]string{field: value}))
 }
 
-// postField holds when a write to a URL matching pattern carried field
-// with value, as the site stores it (trimmed).
-func postField(pattern, field, value string) *contract.Network {
-	w := generate.Post(pattern, nil)
-	w.BodyPattern = trimmedField(field, value)
+// trimmed compares every field of w's form as the sites store them:
+// without the spaces at their ends.
+func trimmed(w *contract.Network) *contract.Network {
+	for k := range w.Form {
+		w.FormTrim = append(w.FormTrim, k)
+	}
+	slices.Sort(w.FormTrim)
 	return w
 }
 
