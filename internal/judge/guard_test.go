@@ -65,7 +65,7 @@ func TestTheBrowserShowsOnlyTheTasksWeb(t *testing.T) {
 					t.Fatalf("opening a tab at %s: %v", c.url, err)
 				}
 				t.Cleanup(func() {
-					chromedp.CallBrowser(driver, target.CloseTarget, target.CloseTargetParams{TargetID: created.TargetID})
+					chromedp.CallBrowser(driver, target.CloseTarget, target.CloseTargetParams(created))
 				})
 				var cancel func()
 				tab, cancel = chromedp.NewContext(driver, chromedp.WithTargetID(created.TargetID), chromedp.WithDetachOnCancel())
