@@ -60,7 +60,7 @@ func TestPlanDerivesItsSettings(t *testing.T) {
 		Suite: webSuite.Dir, Agent: "reference", Model: "m", Server: "builtin", Web: "replay",
 		Caps:   report.Caps{MaxTokensPerTurn: cfg.Caps.MaxTokensPerTurn, MaxToolIterations: cfg.Caps.MaxToolIterations, MaxUSD: cfg.Caps.MaxUSD},
 		Repeat: 2, Parallel: 2, Tasks: []string{"plan-a", "plan-b"}, Shard: cfg.Shard, Trust: report.TrustUnrestricted,
-		Trace: "failed", Isolate: "context", Browsers: "launched", WebRoute: "proxy",
+		Trace: "failed", Isolate: "process", Browsers: "launched", WebRoute: "flags",
 	}
 	if !reflect.DeepEqual(set, want) {
 		t.Fatalf("settings\n%+v\nwant\n%+v", set, want)

@@ -147,15 +147,15 @@ func TestForms(t *testing.T) {
 		{"book too many guests", "POST", "https://stays.sandbox.test/bookings", url.Values{"stay": {"H-101"}, "date": {"2026-03-02"}, "nights": {"1"}, "guests": {"9"}, "name": {"R"}},
 			http.StatusUnprocessableEntity, "", "", ""},
 		{"draft a reply", "POST", "https://forum.sandbox.test/t/3/reply", url.Values{"body": {"Try a new cable."}, "action": {"draft"}},
-			http.StatusSeeOther, "/t/3", "https://forum.sandbox.test/t/3", "Draft saved. It is not posted yet."},
+			http.StatusSeeOther, "/t/3?draft=saved", "https://forum.sandbox.test/t/3?draft=saved", "Draft saved. It is not posted yet."},
 		{"post a reply", "POST", "https://forum.sandbox.test/t/3/reply", url.Values{"body": {"Try a new cable."}, "action": {"post"}},
-			http.StatusSeeOther, "", "https://forum.sandbox.test/t/3", "Your reply was posted."},
+			http.StatusSeeOther, "", "https://forum.sandbox.test/t/3", "Try a new cable."},
 		{"message to nobody", "POST", "https://forum.sandbox.test/messages", url.Values{"to": {"nobody"}, "subject": {"x"}, "body": {"y"}},
 			http.StatusUnprocessableEntity, "", "", ""},
 		{"message sent", "POST", "https://forum.sandbox.test/messages", url.Values{"to": {"fenwick"}, "subject": {"x"}, "body": {"y"}},
 			http.StatusSeeOther, "/messages/301?sent=1", "https://forum.sandbox.test/messages/301?sent=1", "Message sent to fenwick."},
 		{"signature saved", "POST", "https://forum.sandbox.test/settings", url.Values{"signature": {"-- R"}},
-			http.StatusSeeOther, "/settings", "https://forum.sandbox.test/settings", "-- R"},
+			http.StatusSeeOther, "/settings?saved=1", "https://forum.sandbox.test/settings", "-- R"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
