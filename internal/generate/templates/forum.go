@@ -561,22 +561,29 @@ func drawForumMessagePoster(r *rand.Rand) generate.Instance {
 				{Name: "also-near-member", Reference: slices.Concat(find, send(miss), send(name)), FailsOn: 3},
 				{Name: "draft-first", Reference: slices.Concat(forumReplySteps(forumOpen()[0], forumReplies[0], "Save draft"), []suite.Step{generate.Click("link", "Boards")}, find, send(name)), FailsOn: 3},
 			},
-			Alternates: []generate.Alternate{
-				{Name: "from-profile", Reference: slices.Concat(find, []suite.Step{
-					generate.Click("link", "Boards"), generate.Click("link", "Member directory"), generate.Read(), generate.Click("link", name), generate.SwitchTab(2),
-					generate.Click("link", "Send "+name+" a private message"),
-					generate.Type("Subject", subject, false), generate.Type("Message", body, false), generate.Click("button", "Send message"),
-				})},
-				{Name: "spaces-then-list", Reference: slices.Concat(find, []suite.Step{
-					generate.Click("link", "Messages"), generate.Click("link", "Write a message"),
-					generate.Type("To (member name)", " "+name+" ", false), generate.Type("Subject", subject+" ", false),
-					generate.Type("Message", body, false), generate.Click("button", "Send message"),
-					generate.Click("link", "All messages"), generate.Read(),
-				})},
-			},
+			Alternates: forumMessageAlternates(find, name, subject, body),
 			Rationale: fmt.Sprintf("Thread %d was started by %s and its latest post (on page %d) is by %s; the message must go to %s, once, with the subject and text as the site stores them (trimmed), and be the only write.",
 				t.ID, t.Authors[0], t.Pages, t.Authors[len(t.Authors)-1], name),
 		}
+	}
+}
+
+// forumMessageAlternates are other reasonable ways to send the message:
+// from the member's profile, or typed with spaces the forum trims, then
+// looked at in the list of messages.
+func forumMessageAlternates(find []suite.Step, name, subject, body string) []generate.Alternate {
+	return []generate.Alternate{
+		{Name: "from-profile", Reference: slices.Concat(find, []suite.Step{
+			generate.Click("link", "Boards"), generate.Click("link", "Member directory"), generate.Read(), generate.Click("link", name), generate.SwitchTab(2),
+			generate.Click("link", "Send "+name+" a private message"),
+			generate.Type("Subject", subject, false), generate.Type("Message", body, false), generate.Click("button", "Send message"),
+		})},
+		{Name: "spaces-then-list", Reference: slices.Concat(find, []suite.Step{
+			generate.Click("link", "Messages"), generate.Click("link", "Write a message"),
+			generate.Type("To (member name)", " "+name+" ", false), generate.Type("Subject", subject+" ", false),
+			generate.Type("Message", body, false), generate.Click("button", "Send message"),
+			generate.Click("link", "All messages"), generate.Read(),
+		})},
 	}
 }
 
