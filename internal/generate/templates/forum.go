@@ -528,16 +528,7 @@ func drawForumMessagePoster(r *rand.Rand) generate.Instance {
 		}
 		subject := pick(r, forumSubjects)
 		body := pick(r, forumBodies)
-		send := func(to string) []suite.Step {
-			return []suite.Step{
-				generate.Click("link", "Messages"),
-				generate.Click("link", "Write a message"),
-				generate.Type("To (member name)", to, false),
-				generate.Type("Subject", subject, false),
-				generate.Type("Message", body, false),
-				generate.Click("button", "Send message"),
-			}
-		}
+		send := func(to string) []suite.Step { return forumSendSteps(to, subject, body) }
 		whom := "the member who started"
 		if who == "latest" {
 			whom = "the member who wrote the latest post in"
