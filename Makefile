@@ -33,14 +33,13 @@ staticcheck:
 ## detector, internal/architecture's import and process rules among them.
 ## The peer servers are installed first: their tests fail when they are
 ## missing (CONTRACTBENCH_SKIP_PEERS=1 skips them instead). The end-to-end
-## packages run whole suites in real browsers, which can pass go test's
-## default 10-minute limit per package on two busy cores; internal/cli,
-## which runs the thirty-task suite on three servers and both suites with
-## both null agents, passed 45 minutes on a machine shared with other test
-## runs. go test's events go through cmd/testprogress, which prints each
-## package as it starts and ends, a line a minute naming what still runs,
-## each failed test's output, and a summary at the end; make test exits
-## with go test's status.
+## packages run suites in real browsers; where a check covers a whole
+## (every suite on every server, the null agents on every task, the
+## generated suite's controls and alternates) make test plays a sample and
+## a bench- target below the whole. go test's events go through
+## cmd/testprogress, which prints each package as it starts and ends, a
+## line a minute naming what still runs, each failed test's output, and a
+## summary at the end; make test exits with go test's status.
 test: chromium peers fmt-check vet staticcheck
 	$(GO) build -o bin/testprogress ./cmd/testprogress
 	bin/testprogress $(GO) test -json -race -count=1 -timeout 90m ./...
@@ -109,7 +108,7 @@ peers-bench: chromium peers build
 ## 8, 16, 32 and 64, a browser per 8 workers; tasks per minute, time
 ## beyond the pacing, peak memory, CPU per task, errors
 ## (docs/benchmarks/capacity.md).
-.PHONY: bench-capacity bench-chaos bench-soak
+.PHONY: bench-capacity bench-chaos bench-soak bench-null bench-servers
 bench-capacity: chromium build
 	sh scripts/bench-capacity.sh 1 8 16 32 64
 
@@ -131,6 +130,18 @@ bench-soak: chromium
 ## it after changing a template or a page of the sandbox's applications.
 generated: chromium build peers
 	sh scripts/generated-suite.sh
+
+## bench-null: both null agents (noop, random --seed 1) on every task of
+## the hand-written suites; each must score 0 (make test: the random agent
+## on every other task). The generated suite's are bench-generated's.
+bench-null: chromium
+	CONTRACTBENCH_LONG=1 $(GO) test ./internal/cli -run '^TestNullAgentsScoreZero$$' -v -count=1 -timeout 120m
+
+## bench-servers: every suite's reference transcripts replayed and gated
+## on the server they were recorded on, every one of them (make test:
+## a share on each peer).
+bench-servers: chromium peers
+	CONTRACTBENCH_LONG=1 $(GO) test ./internal/cli -run '^TestEverySuiteOnEveryServer$$' -v -count=1 -timeout 180m
 
 ## bench-generated: the whole generated suite: every task replayed on the
 ## built-in server and gated, every near-miss control played (each must

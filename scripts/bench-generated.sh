@@ -3,5 +3,5 @@
 # internal/cli on every instance and every control instead of its sample,
 # with the wall time of each run in its log.
 set -eu
-CONTRACTBENCH_GENERATED_FULL=1 go test ./internal/cli -run '^TestGenerated$' -count=1 -v -timeout 120m |
+CONTRACTBENCH_LONG=1 go test ./internal/cli -run '^TestGenerated$' -count=1 -v -timeout 120m |
 	grep -E '^(=== RUN|--- |\s+generated_test.go:|ok|FAIL|PASS)'

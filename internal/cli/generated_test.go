@@ -41,15 +41,10 @@ func readManifest(t *testing.T, dir string) generate.Manifest {
 	return m
 }
 
-// fullVar asks TestGenerated for the whole suite instead of a sample
-// (make bench-generated).
-const fullVar = "CONTRACTBENCH_GENERATED_FULL"
-
 // sample is the instances TestGenerated checks: the first of each
-// template, in manifest order, or with CONTRACTBENCH_GENERATED_FULL=1
-// every one.
+// template, in manifest order, or in the long version every one.
 func sample(m generate.Manifest) []generate.ManifestInstance {
-	if os.Getenv(fullVar) == "1" {
+	if long() {
 		return m.Instances
 	}
 	var out []generate.ManifestInstance
@@ -65,9 +60,9 @@ func sample(m generate.Manifest) []generate.ManifestInstance {
 
 // half is every other instance of the sample, from the first (parity 0)
 // or the second (1), so that two checks share the templates between them;
-// with CONTRACTBENCH_GENERATED_FULL=1, all of them.
+// in the long version, all of them.
 func half(instances []generate.ManifestInstance, parity int) []generate.ManifestInstance {
-	if os.Getenv(fullVar) == "1" {
+	if long() {
 		return instances
 	}
 	var out []generate.ManifestInstance
@@ -80,11 +75,11 @@ func half(instances []generate.ManifestInstance, parity int) []generate.Manifest
 }
 
 // controlsOf is the controls TestGenerated plays for instances: the first
-// of each, or with CONTRACTBENCH_GENERATED_FULL=1 every one.
+// of each, or in the long version every one.
 func controlsOf(instances []generate.ManifestInstance) []generate.ManifestControl {
 	var out []generate.ManifestControl
 	for _, in := range instances {
-		if os.Getenv(fullVar) == "1" {
+		if long() {
 			out = append(out, in.Controls...)
 		} else if len(in.Controls) > 0 {
 			out = append(out, in.Controls[0])
@@ -195,7 +190,7 @@ func testGeneratedAlternates(t *testing.T, m generate.Manifest) {
 	played := 0
 	for _, in := range half(sample(m), 1) {
 		alternates := in.Alternates
-		if os.Getenv(fullVar) != "1" {
+		if !long() {
 			alternates = alternates[:min(len(alternates), 1)]
 		}
 		for _, a := range alternates {
@@ -224,7 +219,7 @@ func testGeneratedNullAgents(t *testing.T, m generate.Manifest) {
 		out := t.TempDir()
 		args := []string{"run", "--suite", generatedDir, "--agent", agent, "-j", "2", "--out", out}
 		for i, in := range sample(m) {
-			if agent == "noop" || os.Getenv(fullVar) == "1" || i%4 == 0 {
+			if agent == "noop" || long() || i%4 == 0 {
 				args = append(args, "--task", in.ID)
 			}
 		}
@@ -255,7 +250,7 @@ const (
 // request as asked, and must fail.
 func testGeneratedRandomCannotBeDone(t *testing.T, m generate.Manifest) {
 	seeds := randomSeedsShort
-	if os.Getenv(fullVar) == "1" {
+	if long() {
 		seeds = randomSeeds
 	}
 	var ids []string
@@ -288,33 +283,28 @@ func testGeneratedRandomCannotBeDone(t *testing.T, m generate.Manifest) {
 	t.Logf("random agent, %d seeds x %d tasks that cannot be done: %d not failed", seeds, len(ids), passed)
 }
 
-// testGeneratedFreshSeed draws one instance of every template from a seed
-// other than the committed suite's, and plays the references of a sample
-// of them: a suite nobody saw before validates, and its references pass.
+// testGeneratedFreshSeed draws instances from a seed other than the
+// committed suite's, a quarter of the templates' number (generate then
+// samples the templates evenly over the applications), validates them
+// (validate plays the noop agent on tasks with no transcript yet) and
+// plays their references: a suite nobody saw before validates, and its
+// references pass.
 func testGeneratedFreshSeed(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "fresh")
-	n := len(templates.All())
+	n := (len(templates.All()) + 3) / 4
 	if r := runE2E(t, nil, "generate", "--seed", "20261126", "--count", fmt.Sprint(n), "--from", sandboxDir, "--out", dir); r.code != exitOK {
 		t.Fatalf("generate: %v", r)
 	}
 	if r := runE2E(t, nil, "validate", dir); r.code != exitOK {
 		t.Fatalf("validate: %v", r)
 	}
-	m := readManifest(t, dir)
 	out := t.TempDir()
-	args := []string{"run", "--suite", dir, "--agent", "reference", "-j", "2", "--out", out}
-	// Every fourth template's instance: a sample over every application.
-	for i, in := range m.Instances {
-		if i%4 == 0 {
-			args = append(args, "--task", in.ID)
-		}
-	}
-	if r := runE2E(t, nil, args...); r.code != exitOK {
+	if r := runE2E(t, nil, "run", "--suite", dir, "--agent", "reference", "-j", "2", "--out", out); r.code != exitOK {
 		t.Fatalf("want exit 0, got:\n%v", r)
 	}
 	results := readReport(t, out).Results
-	if len(results) < n/4 {
-		t.Errorf("%d results, want %d", len(results), n/4)
+	if len(results) != n {
+		t.Errorf("%d results, want %d", len(results), n)
 	}
 	var ids []string
 	for _, res := range results {

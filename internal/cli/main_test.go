@@ -95,6 +95,15 @@ func testMain(m *testing.M) int {
 	return m.Run()
 }
 
+// longVar asks the tests that check a sample of a whole (TestGenerated,
+// TestNullAgentsScoreZero, TestEverySuiteOnEveryServer) for the whole
+// instead: the make targets bench-generated, bench-null and
+// bench-servers set it. make test runs the samples.
+const longVar = "CONTRACTBENCH_LONG"
+
+// long reports whether the long version was asked for.
+func long() bool { return os.Getenv(longVar) == "1" }
+
 // e2eState is testState with the built binary as the MCP tool server.
 func e2eState(env map[string]string) (*State, *bytes.Buffer, *bytes.Buffer) {
 	st, stdout, stderr := testState(env)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"contractbench/internal/report"
+	"contractbench/internal/suite"
 )
 
 // nullSeed is the random agent's seed in TestNullAgentsScoreZero.
@@ -41,27 +42,48 @@ func repoSuites(t *testing.T) []string {
 // random, satisfies cannot tell a finished task from an unfinished one: the
 // test names each such task. A task that ended in a harness error did not
 // test its contract: it gets one more run, and fails the test if it ends
-// in an error again.
+// in an error again. The noop agent plays every task; the random agent,
+// whose thirty actions make a task cost about what a replay costs, every
+// other task of each suite, and every task in the long version (make
+// bench-null).
 //
 // It is not parallel: it runs before the package's parallel end-to-end
 // tests rather than competing with them for the two cores.
 func TestNullAgentsScoreZero(t *testing.T) {
 	for _, dir := range repoSuites(t) {
+		s, err := suite.Load(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var every, sample []string
+		for i, task := range s.Tasks {
+			every = append(every, task.ID)
+			if i%2 == 0 {
+				sample = append(sample, task.ID)
+			}
+		}
+		if long() {
+			sample = every
+		}
 		for _, agent := range [][]string{{"--agent", "noop"}, {"--agent", "random", "--seed", fmt.Sprint(nullSeed)}} {
 			name := filepath.Base(dir) + "/" + agent[1]
+			tasks := every
+			if agent[1] == "random" {
+				tasks = sample
+			}
 			t.Run(name, func(t *testing.T) {
-				checkNullRun(t, dir, agent, nil)
+				checkNullRun(t, dir, agent, tasks, true)
 			})
 		}
 	}
 }
 
-// checkNullRun runs the null agent of args over the suite in dir (only
-// tasks, when given) and checks every result. A task that ended in a
-// harness error (a browser that did not answer in time on a busy machine)
-// gave no verdict; it is run once more on its own before the test says
-// its contract went untested.
-func checkNullRun(t *testing.T, dir string, agent, tasks []string) {
+// checkNullRun runs the null agent of args over tasks of the suite in
+// dir and checks every result. A task that ended in a harness error (a
+// browser that did not answer in time on a busy machine) gave no verdict;
+// when again is true it is run once more before the test says its
+// contract went untested.
+func checkNullRun(t *testing.T, dir string, agent, tasks []string, again bool) {
 	t.Helper()
 	out := t.TempDir()
 	args := append([]string{"run", "--suite", dir, "-j", "2", "--out", out}, agent...)
@@ -85,7 +107,7 @@ func checkNullRun(t *testing.T, dir string, agent, tasks []string) {
 		case res.Outcome == report.OutcomePassed:
 			t.Errorf("%s: the contract of %s is satisfied by the null agent %s (%d tool calls); it does not tell a finished task from an unfinished one",
 				dir, res.Task, rep.Settings.Agent, res.ToolCalls)
-		case res.Outcome == report.OutcomeError && tasks == nil:
+		case res.Outcome == report.OutcomeError && again:
 			t.Logf("%s: %s ended in a harness error (%s); running it again", dir, res.Task, res.Reason)
 			errored = append(errored, res.Task)
 		case res.Outcome != report.OutcomeFailed:
@@ -97,7 +119,7 @@ func checkNullRun(t *testing.T, dir string, agent, tasks []string) {
 		}
 	}
 	if len(errored) > 0 {
-		checkNullRun(t, dir, agent, errored)
+		checkNullRun(t, dir, agent, errored, false)
 	}
 }
 

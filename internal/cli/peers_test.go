@@ -1,11 +1,12 @@
 package cli
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"contractbench/internal/report"
 	"contractbench/internal/servers"
 )
 
@@ -39,28 +40,95 @@ func requirePeers(t *testing.T) {
 	}
 }
 
-// The suite's tasks pass the gate on the peer servers too, each replaying
-// its own reference transcripts, with the runner owning the browser and
-// the judge observing it directly.
-func TestPeersPassTheGate(t *testing.T) {
+// TestEverySuiteOnEveryServer replays each suite's reference transcripts
+// on every server it has them for, gated on the suite's baseline, with
+// the runner owning the browser and the judge observing it directly: a
+// change to a page, a server or the harness that breaks a recording fails
+// here.
+//
+// make test plays a share. The built-in server replays the sandbox suite
+// whole (TestReplayedSuite and TestGenerated replay the other suites on
+// it). A peer runs a browser per task, about three times a built-in
+// task's cost, so each peer takes every stride-th task of each suite that
+// has its transcripts, the peers starting at different places, about
+// fifteen tasks of each. The long version (make bench-servers) plays
+// every transcript on its server.
+func TestEverySuiteOnEveryServer(t *testing.T) {
 	requirePeers(t)
-	for _, server := range []string{"playwright", "chrome-devtools"} {
-		t.Run(server, func(t *testing.T) {
-			out := t.TempDir()
-			r := runE2E(t, nil, "run", "--suite", "../../benchmarks/webvoyager", "--server", server, "--gate", "-j", "2", "--out", out)
-			b := baseline(t)
-			if r.code != exitOK || !hasLine(r.stdout, fmt.Sprintf("gate: passed (%d / %d)", b.ExpectedPassCount, len(b.Tasks))) {
-				t.Fatalf("run --server %s --gate: want exit 0 and the gate passed, got %s", server, r)
+	peers := []string{"playwright", "chrome-devtools"}
+	for _, dir := range []string{suiteDir, sandboxDir, generatedDir} {
+		for k, server := range append([]string{"builtin"}, peers...) {
+			ids := transcribed(t, dir, server)
+			if len(ids) == 0 {
+				continue
 			}
-			rep := readReport(t, out)
-			if rep.Settings.Server != server {
-				t.Errorf("report says server %q, want %q", rep.Settings.Server, server)
+			if !long() {
+				switch {
+				case server != "builtin":
+					ids = share(ids, k-1, len(peers))
+				case dir != sandboxDir:
+					continue
+				}
 			}
-			// A peer cannot be confined to a browser context: each task
-			// has a browser of its own, with the web through its flags.
-			if s := rep.Settings; s.Isolate != "process" || s.Browsers != "launched" || s.WebRoute != "flags" {
-				t.Errorf("report says isolate %q, browsers %q, web route %q; want process, launched, flags", s.Isolate, s.Browsers, s.WebRoute)
-			}
-		})
+			t.Run(filepath.Base(dir)+"/"+server, func(t *testing.T) { checkServerGate(t, dir, server, ids) })
+		}
+	}
+}
+
+// transcribed lists the tasks of the suite in dir that have a reference
+// transcript for server, in order.
+func transcribed(t *testing.T, dir, server string) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "transcripts", server, "*.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, f := range files {
+		ids = append(ids, strings.TrimSuffix(filepath.Base(f), ".jsonl"))
+	}
+	return ids
+}
+
+// share is the k-th of n peers' share of ids: every stride-th, so that a
+// peer plays about fifteen, starting k strides of n apart.
+func share(ids []string, k, n int) []string {
+	stride := max(n, (len(ids)+14)/15)
+	var out []string
+	for i := k * stride / n; i < len(ids); i += stride {
+		out = append(out, ids[i])
+	}
+	return out
+}
+
+// checkServerGate runs the tasks ids of the suite in dir on server with
+// the replay agent and --gate: every task passes, and a peer's run says
+// how it was isolated.
+func checkServerGate(t *testing.T, dir, server string, ids []string) {
+	out := t.TempDir()
+	args := []string{"run", "--suite", dir, "--server", server, "--gate", "-j", "2", "--out", out}
+	for _, id := range ids {
+		args = append(args, "--task", id)
+	}
+	r := runE2E(t, nil, args...)
+	if r.code != exitOK || lineWithPrefix(r.stdout, "gate: passed") == "" {
+		t.Fatalf("run --suite %s --server %s --gate on %d tasks: want exit 0 and the gate passed, got %s", dir, server, len(ids), r)
+	}
+	rep := readReport(t, out)
+	if rep.Settings.Server != server {
+		t.Errorf("report says server %q, want %q", rep.Settings.Server, server)
+	}
+	if len(rep.Results) != len(ids) {
+		t.Errorf("%d results for %d tasks", len(rep.Results), len(ids))
+	}
+	for _, res := range rep.Results {
+		if res.Outcome != report.OutcomePassed {
+			t.Errorf("%s on %s: %s (%s); want passed", res.Task, server, res.Outcome, res.Reason)
+		}
+	}
+	// A peer cannot be confined to a browser context: each task has a
+	// browser of its own, with the web through its flags.
+	if s := rep.Settings; server != "builtin" && (s.Isolate != "process" || s.Browsers != "launched" || s.WebRoute != "flags") {
+		t.Errorf("report says isolate %q, browsers %q, web route %q; want process, launched, flags", s.Isolate, s.Browsers, s.WebRoute)
 	}
 }
