@@ -182,17 +182,19 @@ func jsonDiff(t *testing.T, a, b []byte) []string {
 
 // Scenario 5, second half: one transcript mutated so that task-03 searches
 // for another article makes the gate fail, naming the task, the failing
-// clause and what the judge saw.
+// clause and what the judge saw, while its neighbours, run beside it
+// with their own transcripts, pass. (TestReplayedSuite runs the whole
+// suite twice; this gate covers the three tasks selected.)
 func TestGateFailsOnAMutatedTranscript(t *testing.T) {
 	t.Parallel()
 	const mutated = "task-03-wikipedia-eiffel-height"
 	transcripts := t.TempDir()
-	var others []string
-	for _, id := range allTaskIDs(t) {
-		if id != mutated {
-			others = append(others, id)
-		}
+	ids := allTaskIDs(t)
+	i := slices.Index(ids, mutated)
+	if i < 1 || i+1 >= len(ids) {
+		t.Fatalf("%s has no neighbours in %q", mutated, ids)
 	}
+	others := []string{ids[i-1], ids[i+1]}
 	linkTranscripts(t, transcripts, others...)
 	writeEdited(t, transcripts, mutated, func(tr *transcript.Transcript) {
 		i := slices.IndexFunc(tr.Calls, func(c transcript.Call) bool { return c.Tool == "type" })
@@ -202,11 +204,11 @@ func TestGateFailsOnAMutatedTranscript(t *testing.T) {
 		tr.Calls[i].Args = json.RawMessage(`{"ref":"e4","submit":true,"text":"Speed of light"}`)
 	})
 
-	r := runE2E(t, nil, suiteRunArgs(t.TempDir(), "--transcripts", transcripts)...)
+	r := runE2E(t, nil, suiteRunArgs(t.TempDir(), "--transcripts", transcripts, "--task", ids[i-1], "--task", mutated, "--task", ids[i+1])...)
 	if r.code != exitFailed {
 		t.Fatalf("run --gate with a mutated transcript: want exit %d, got:\n%v", exitFailed, r)
 	}
-	verdict := fmt.Sprintf("gate: FAILED (1 of %d covered tasks)", len(baseline(t).Tasks))
+	verdict := fmt.Sprintf("gate: FAILED (1 of 3 covered tasks, the 3 of the baseline's %d that were selected)", len(baseline(t).Tasks))
 	if !hasLine(r.stdout, verdict) {
 		t.Errorf("stdout lacks the gate's verdict %q:\n%s", verdict, r.stdout)
 	}
