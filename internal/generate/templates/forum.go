@@ -87,8 +87,6 @@ func forumURL(path string) string { return "https://" + forumHost + path }
 
 func forumPattern(path string) string { return "^" + regexp.QuoteMeta(forumURL(path)) }
 
-func forumThread(id int) sandbox.ForumThread { return forumData.Threads[id-1] }
-
 func forumMember(name string) sandbox.ForumMember {
 	for _, m := range forumData.Members {
 		if m.Name == name {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"contractbench/internal/contract"
+	"contractbench/internal/sandbox"
 )
 
 // TestForumTemplates checks the forum templates and that what each
@@ -62,3 +63,6 @@ func TestForumTwins(t *testing.T) {
 		t.Errorf("forumTwins(mkovacs) = %v", got)
 	}
 }
+
+// forumThread returns the forum thread with id.
+func forumThread(id int) sandbox.ForumThread { return forumData.Threads[id-1] }

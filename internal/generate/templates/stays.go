@@ -206,16 +206,6 @@ func staysCount(n int, one, many string) string {
 	return strconv.Itoa(n) + " " + many
 }
 
-// staysBooking returns the booking with id.
-func staysBooking(id string) sandbox.StayBooking {
-	for _, b := range staysData.Bookings {
-		if b.ID == id {
-			return b
-		}
-	}
-	panic("generate: no booking " + id)
-}
-
 // staysUnambiguous lists the bookings that pass keep and that no other
 // booking shares the stay and arrival of, so naming the stay and the
 // arrival names one booking.

@@ -11,6 +11,7 @@ import (
 
 	"contractbench/internal/contract"
 	"contractbench/internal/generate"
+	"contractbench/internal/sandbox"
 	"contractbench/internal/suite"
 )
 
@@ -194,4 +195,14 @@ func TestStaysWordsAndCalendar(t *testing.T) {
 	if got := fmt.Sprint(staysCount(1, "night", "nights"), ", ", staysCount(3, "guest", "guests")); got != "one night, three guests" {
 		t.Errorf("staysCount: %q", got)
 	}
+}
+
+// staysBooking returns the booking with id.
+func staysBooking(id string) sandbox.StayBooking {
+	for _, b := range staysData.Bookings {
+		if b.ID == id {
+			return b
+		}
+	}
+	panic("generate: no booking " + id)
 }
