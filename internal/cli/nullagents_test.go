@@ -46,10 +46,8 @@ func repoSuites(t *testing.T) []string {
 // whose thirty actions make a task cost about what a replay costs, every
 // other task of each suite, and every task in the long version (make
 // bench-null).
-//
-// It is not parallel: it runs before the package's parallel end-to-end
-// tests rather than competing with them for the two cores.
 func TestNullAgentsScoreZero(t *testing.T) {
+	t.Parallel()
 	for _, dir := range repoSuites(t) {
 		s, err := suite.Load(dir)
 		if err != nil {

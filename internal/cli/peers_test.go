@@ -54,6 +54,7 @@ func requirePeers(t *testing.T) {
 // fifteen tasks of each. The long version (make bench-servers) plays
 // every transcript on its server.
 func TestEverySuiteOnEveryServer(t *testing.T) {
+	t.Parallel()
 	requirePeers(t)
 	peers := []string{"playwright", "chrome-devtools"}
 	for _, dir := range []string{suiteDir, sandboxDir, generatedDir} {
