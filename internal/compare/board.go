@@ -41,7 +41,7 @@ const significanceLevel = 0.05
 const boardTrusted = "tool server only"
 
 // WriteBoard writes the leaderboard of runs as one self-contained page. The
-// runs are grouped by suite name and suite digest (boardDigest); each group
+// runs are grouped by suite name and suite digest (SuiteDigest); each group
 // is ranked on its own, so runs that answered different questions never
 // share a ranking. Within a group the trusted runs are ranked by score,
 // ties broken by the lower bound of the score's Wilson interval and then
@@ -136,7 +136,7 @@ func newBoardPage(runs []BoardRun) (*boardPage, error) {
 			return nil, fmt.Errorf("run %d: no report", i+1)
 		}
 		r := br.Run
-		digest, unrecorded := boardDigest(r)
+		digest, unrecorded := SuiteDigest(r)
 		key := [2]string{r.Settings.Suite, digest}
 		g := index[key]
 		if g == nil {
@@ -275,7 +275,7 @@ func boardTasks(r *report.Run) []string {
 	return slices.Compact(tasks)
 }
 
-// boardDigest identifies what a run's score is a score of: the SHA-256, in
+// SuiteDigest identifies what a run's score is a score of: the SHA-256, in
 // hex, of the run's tasks in sorted order, each with the digests of its
 // spec and contract as the run's results recorded them (TaskProvenance).
 // It is computed from the report alone, so a changed task, contract or
@@ -285,7 +285,7 @@ func boardTasks(r *report.Run) []string {
 // unrecorded and is returned: such a run shares a ranking only with runs
 // that lack the same records, never with runs whose version of the task
 // is known.
-func boardDigest(r *report.Run) (digest string, unrecorded []string) {
+func SuiteDigest(r *report.Run) (digest string, unrecorded []string) {
 	inputs := map[string]*report.TaskProvenance{}
 	for _, res := range r.Results {
 		if p := res.Provenance; p != nil && p.Spec != "" && inputs[res.Task] == nil {

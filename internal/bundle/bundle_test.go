@@ -1,0 +1,251 @@
+package bundle
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"image"
+	"image/color"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"contractbench/internal/contract"
+	"contractbench/internal/judge"
+	"contractbench/internal/report"
+	"contractbench/internal/suite"
+)
+
+const taskYAML = `id: t-01-title
+instruction: Open the page titled Done.
+start_url: https://example.test/
+timeout: 60s
+tags: [demo, 'kind:find']
+postconditions:
+  - kind: url
+    pattern: '^https://example\.test/done$'
+reference:
+  - tool: navigate
+    args: {url: "https://example.test/done"}
+rationale: The URL alone says the page was reached.
+`
+
+// fixture writes a suite with one task and a report of a run of it with
+// two attempts, one that passed and one that failed, each judged on its
+// stored Observation, and returns the report's path and the suite's.
+func fixture(t *testing.T) (reportPath, suiteDir string) {
+	t.Helper()
+	dir := t.TempDir()
+	suiteDir = filepath.Join(dir, "suite")
+	if err := os.MkdirAll(filepath.Join(suiteDir, "tasks"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(suiteDir, "tasks", "t-01-title.yaml")
+	if err := os.WriteFile(file, []byte(taskYAML), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	task, err := suite.LoadTask(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, pc, err := task.Digests()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var shot bytes.Buffer
+	img := image.NewGray(image.Rect(0, 0, 8, 8))
+	img.Set(1, 1, color.White)
+	if err := png.Encode(&shot, img); err != nil {
+		t.Fatal(err)
+	}
+	run := &report.Run{
+		SchemaVersion: report.SchemaVersion, GitSHA: "abc", Started: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
+		Settings:   report.Settings{Suite: suiteDir, Agent: "reference", Server: "builtin", Web: "replay", Repeat: 2, Tasks: []string{task.ID}},
+		Provenance: report.Provenance{Contractbench: "v1"},
+	}
+	for i, url := range []string{"https://example.test/done", "https://example.test/"} {
+		obs := &contract.Observation{URL: url, Screenshot: contract.Screenshot{PNG: shot.Bytes()}}
+		res := report.TaskResult{Task: task.ID, Attempt: i + 1, Stop: report.Stop{Kind: report.StopAnswer},
+			Observation: obs, Provenance: &report.TaskProvenance{Spec: spec, Contract: pc}}
+		res.SetVerdict(judge.Evaluate(task.Postconditions, obs, nil))
+		res.Decide()
+		run.Results = append(run.Results, res)
+	}
+	paths, err := report.WriteFiles(filepath.Join(dir, "reports"), "run", run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return paths.JSON, suiteDir
+}
+
+func pack1(t *testing.T, f Format) []byte {
+	t.Helper()
+	rep, suiteDir := fixture(t)
+	var b bytes.Buffer
+	if _, err := Write(&b, f, Inputs{Report: rep, Suite: suiteDir, Bundler: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func TestBundleVerifies(t *testing.T) {
+	for _, f := range []Format{TarGz, Zip} {
+		t.Run(string(f), func(t *testing.T) {
+			data := pack1(t, f)
+			v, err := Verify(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !v.Agrees() || v.Regraded != 2 || v.Recomputed.Passed != 1 || v.Recomputed.Total != 2 {
+				t.Fatalf("verified %+v, recomputed %d / %d", v.Changed, v.Recomputed.Passed, v.Recomputed.Total)
+			}
+			var names []string
+			for _, fl := range v.Manifest.Files {
+				names = append(names, fl.Path)
+			}
+			for _, want := range []string{"report/run.json", "report/run.md", "report/run.html", "report/run-t-01-title-1.png", "tasks/t-01-title.yaml"} {
+				if !strings.Contains(strings.Join(names, " "), want) {
+					t.Errorf("manifest lacks %s: %v", want, names)
+				}
+			}
+		})
+	}
+}
+
+func TestBundleIsReproducible(t *testing.T) {
+	rep, suiteDir := fixture(t)
+	var a, b bytes.Buffer
+	for _, w := range []*bytes.Buffer{&a, &b} {
+		if _, err := Write(w, TarGz, Inputs{Report: rep, Suite: suiteDir}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !bytes.Equal(a.Bytes(), b.Bytes()) {
+		t.Fatal("the same run packed twice gave different bytes")
+	}
+}
+
+// repack unpacks data, lets edit change its files, and packs it again.
+func repack(t *testing.T, data []byte, edit func(files map[string][]byte)) []byte {
+	t.Helper()
+	entries, err := unpack(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string][]byte{}
+	for _, e := range entries {
+		files[e.name] = e.data
+	}
+	edit(files)
+	var out []entry
+	for _, e := range entries {
+		out = append(out, entry{e.name, files[e.name]})
+	}
+	var b bytes.Buffer
+	if err := pack(&b, TarGz, out, time.Unix(0, 0)); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// relist rewrites the manifest's entry of name to match its new bytes,
+// as someone covering an edit would.
+func relist(t *testing.T, files map[string][]byte, name string) {
+	t.Helper()
+	var m Manifest
+	if err := json.Unmarshal(files[manifestFile], &m); err != nil {
+		t.Fatal(err)
+	}
+	for i := range m.Files {
+		if m.Files[i].Path == name {
+			m.Files[i].SHA256, m.Files[i].Bytes = suite.SHA256(files[name]), len(files[name])
+		}
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files[manifestFile] = b
+}
+
+func TestVerifyRefuses(t *testing.T) {
+	data := pack1(t, TarGz)
+	for _, tc := range []struct {
+		name     string
+		bundle   func() []byte
+		file     string // the file the refusal must name
+		contains string
+	}{
+		{"a changed screenshot byte", func() []byte {
+			return repack(t, data, func(f map[string][]byte) { f["report/run-t-01-title-1.png"][20] ^= 1 })
+		}, "report/run-t-01-title-1.png", "SHA-256"},
+		{"a contract edited after the run, manifest covered", func() []byte {
+			return repack(t, data, func(f map[string][]byte) {
+				f["tasks/t-01-title.yaml"] = bytes.Replace(f["tasks/t-01-title.yaml"], []byte(`/done$`), []byte(`/(done)?$`), 1)
+				relist(t, f, "tasks/t-01-title.yaml")
+			})
+		}, "tasks/t-01-title.yaml", "contract was edited"},
+		{"a rationale edited after the run, manifest covered", func() []byte {
+			return repack(t, data, func(f map[string][]byte) {
+				f["tasks/t-01-title.yaml"] = bytes.Replace(f["tasks/t-01-title.yaml"], []byte("alone"), []byte("only"), 1)
+				relist(t, f, "tasks/t-01-title.yaml")
+			})
+		}, "tasks/t-01-title.yaml", "task was edited"},
+		{"a file added", func() []byte {
+			b := repack(t, data, func(map[string][]byte) {})
+			entries, _ := unpack(b)
+			var out bytes.Buffer
+			if err := pack(&out, TarGz, append(entries, entry{"report/extra.txt", []byte("x")}), time.Unix(0, 0)); err != nil {
+				t.Fatal(err)
+			}
+			return out.Bytes()
+		}, "report/extra.txt", "not in the manifest"},
+		{"a truncated archive", func() []byte { return data[:len(data)*2/3] }, "", "truncated or corrupt"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Verify(tc.bundle())
+			var e *refusal
+			if !errors.As(err, &e) {
+				t.Fatalf("Verify = %v, want a refusal", err)
+			}
+			if tc.file != "" && e.File != tc.file {
+				t.Errorf("refusal names %q, want %q: %v", e.File, tc.file, e)
+			}
+			if !strings.Contains(e.Error(), tc.contains) {
+				t.Errorf("refusal %q does not say %q", e, tc.contains)
+			}
+		})
+	}
+}
+
+// A report whose outcome was rewritten, with its manifest entry covered,
+// verifies its digests but not its score.
+func TestVerifyRegradesTheReport(t *testing.T) {
+	data := pack1(t, TarGz)
+	forged := repack(t, data, func(f map[string][]byte) {
+		f["report/run.json"] = bytes.Replace(f["report/run.json"], []byte(`"outcome": "failed"`), []byte(`"outcome": "passed"`), 1)
+		relist(t, f, "report/run.json")
+	})
+	v, err := Verify(forged)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Agrees() || len(v.Changed) != 1 || !strings.Contains(v.Changed[0], "attempt 2: passed in the report, failed re-graded") {
+		t.Fatalf("agrees %v, changed %q", v.Agrees(), v.Changed)
+	}
+}
+
+func TestWriteRefusesAnEditedTask(t *testing.T) {
+	rep, suiteDir := fixture(t)
+	file := filepath.Join(suiteDir, "tasks", "t-01-title.yaml")
+	if err := os.WriteFile(file, []byte(strings.Replace(taskYAML, `/done$`, `/(done)?$`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Write(&bytes.Buffer{}, TarGz, Inputs{Report: rep, Suite: suiteDir})
+	if err == nil || !strings.Contains(err.Error(), file) || !strings.Contains(err.Error(), "edited after the run") {
+		t.Fatalf("Write = %v, want a refusal naming %s", err, file)
+	}
+}
