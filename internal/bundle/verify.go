@@ -41,9 +41,10 @@ type Verified struct {
 	// ManifestDigest is the SHA-256 of manifest.json: the one digest that
 	// pins the whole bundle.
 	ManifestDigest string
-	// Run is the run re-graded: every result with an Observation carries
-	// the verdict the judge gives now.
-	Run *report.Run
+	// Report is the run as the bundle's report records it; Run the run
+	// re-graded, every result with an Observation carrying the verdict
+	// the judge gives now.
+	Report, Run *report.Run
 	// Regraded counts the results re-graded, and Changed names those
 	// whose outcome differs from the one the report records.
 	Regraded int
@@ -105,7 +106,7 @@ func Verify(data []byte) (*Verified, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := &Verified{Manifest: m, ManifestDigest: suite.SHA256(mb), Reported: doc.Summary}
+	v := &Verified{Manifest: m, ManifestDigest: suite.SHA256(mb), Report: run, Reported: doc.Summary}
 	v.Run, v.Regraded, v.Changed, err = regrade(run, tasks, classes, files)
 	if err != nil {
 		return nil, err
