@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"strings"
 
 	"contractbench/internal/stats"
 )
@@ -95,6 +96,14 @@ func markStability(g *boardGroup) {
 	for i, row := range g.Ranked {
 		row.Stability = strconv.FormatFloat(100*float64(kept[i])/stabilitySplits, 'f', 0, 64) + "%"
 	}
+}
+
+// PText is the pair's p-value as a clause: "p = 0.031", "p < 0.001".
+func (p *boardPair) PText() string {
+	if strings.HasPrefix(p.P, "<") {
+		return "p " + p.P
+	}
+	return "p = " + p.P
 }
 
 // formatP is a p-value as the board prints it.

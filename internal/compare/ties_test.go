@@ -1,9 +1,19 @@
 package compare
 
 import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/remote"
+
+	"contractbench/internal/browser"
+	"contractbench/internal/phash"
 	"contractbench/internal/report"
 )
 
@@ -70,12 +80,92 @@ func TestBoardShowsBundlesAndDenominators(t *testing.T) {
 		`<a href="b.html">report</a> <span class="badge note" title="given as a report alone`,
 		`passed 17, failed 3, harness error 0, interrupted 0, not run 20 (of 40 asked)`,
 		`<span class="badge tied">tied with #1</span>`,
-		`<span class="differs">below #1, p = &lt; 0.001</span>`,
+		`<span class="differs">below #1, p &lt; 0.001</span>`,
 		`Warning: ranked on one attempt per task`,
 		`class="num stability">`,
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the board lacks %s", want)
 		}
+	}
+}
+
+// boardShot is the board of tiesFixture as a reader sees it in Chromium,
+// kept in the docs (docs/statistics.md, "Reading the board").
+var boardShot = filepath.Join("..", "..", "docs", "board-ties.png")
+
+// TestBoardTiesInBrowser opens the board of a bundled run, two runs given
+// as reports alone and a tied pair in Chromium, checks that the marks are
+// laid out where a reader sees them, and compares the top of the page with
+// the picture the docs show (rewritten with -update).
+func TestBoardTiesInBrowser(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	b, err := browser.Launch(ctx, browser.Options{NoSandbox: os.Geteuid() == 0})
+	if err != nil {
+		t.Fatalf("the board test needs Chromium (apt-get install chromium, or make chromium): %v", err)
+	}
+	defer b.Close()
+	file := filepath.Join(t.TempDir(), "board.html")
+	if err := os.WriteFile(file, []byte(renderBoard(t, tiesFixture())), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	alloc, cancelAlloc := remote.NewAllocator(ctx, b.URL())
+	defer cancelAlloc()
+	tab, cancelTab := chromedp.NewContext(alloc)
+	defer cancelTab()
+	if err := chromedp.Do(tab, chromedp.EmulateViewport(1480, 760),
+		chromedp.Navigate("file://"+file), chromedp.WaitReady(chromedp.CSS("footer"))); err != nil {
+		t.Fatalf("opening %s: %v", file, err)
+	}
+	raw, err := chromedp.Run(tab, chromedp.Evaluate[json.RawMessage](`Array.from(document.querySelectorAll("table.ranking tbody tr")).map(r => ({
+		vs: r.querySelector(".vs-top").innerText, stability: r.querySelector(".stability").innerText,
+		bundle: (r.querySelector(".badge.bundle") || {innerText: ""}).innerText,
+		shown: r.querySelector(".vs-top .badge, .vs-top .differs").getBoundingClientRect().width > 0}))`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []struct {
+		Vs, Stability, Bundle string
+		Shown                 bool
+	}
+	if err := json.Unmarshal(raw, &rows); err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 3 || rows[0].Vs != "#1" || !strings.HasPrefix(rows[1].Vs, "tied with #1") || !strings.HasPrefix(rows[2].Vs, "below #1") ||
+		!strings.HasPrefix(rows[0].Bundle, "verified ") || rows[1].Bundle != "" || rows[2].Stability != "100%" {
+		t.Fatalf("rows as shown: %+v", rows)
+	}
+	for i, r := range rows {
+		if !r.Shown {
+			t.Errorf("row %d: its mark against #1 has no width", i+1)
+		}
+	}
+	shot, err := chromedp.Run(tab, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *update {
+		if err := os.WriteFile(boardShot, shot, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(boardShot)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	hw, err := phash.FromPNG(want)
+	if err != nil {
+		t.Fatalf("%s: %v", boardShot, err)
+	}
+	hg, err := phash.FromPNG(shot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := phash.Distance(hw, hg); d > 10 {
+		got := filepath.Join(t.TempDir(), "got.png")
+		os.WriteFile(got, shot, 0o644)
+		t.Errorf("the board is %d bits from %s; the screenshot is %s (run with -update after an intended change)", d, boardShot, got)
 	}
 }
