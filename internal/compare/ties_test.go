@@ -1,18 +1,14 @@
 package compare
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/chromedp/chromedp/remote"
 
-	"contractbench/internal/browser"
 	"contractbench/internal/phash"
 	"contractbench/internal/report"
 )
@@ -99,21 +95,11 @@ var boardShot = filepath.Join("..", "..", "docs", "board-ties.png")
 // laid out where a reader sees them, and compares the top of the page with
 // the picture the docs show (rewritten with -update).
 func TestBoardTiesInBrowser(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	b, err := browser.Launch(ctx, browser.Options{NoSandbox: os.Geteuid() == 0})
-	if err != nil {
-		t.Fatalf("the board test needs Chromium (apt-get install chromium, or make chromium): %v", err)
-	}
-	defer b.Close()
 	file := filepath.Join(t.TempDir(), "board.html")
 	if err := os.WriteFile(file, []byte(renderBoard(t, tiesFixture())), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	alloc, cancelAlloc := remote.NewAllocator(ctx, b.URL())
-	defer cancelAlloc()
-	tab, cancelTab := chromedp.NewContext(alloc)
-	defer cancelTab()
+	tab := boardTab(t)
 	if err := chromedp.Do(tab, chromedp.EmulateViewport(1480, 760),
 		chromedp.Navigate("file://"+file), chromedp.WaitReady(chromedp.CSS("footer"))); err != nil {
 		t.Fatalf("opening %s: %v", file, err)
