@@ -70,6 +70,13 @@ func TestBoardShowsBundlesAndDenominators(t *testing.T) {
 	near := runs[1].Run
 	near.Settings.Repeat = 2
 	near.Incomplete = true
+	// The far run's first two tasks cannot be done: it failed both.
+	far := runs[2].Run
+	for i := range far.Results {
+		if r := &far.Results[i]; r.Task == "t19" || r.Task == "t20" {
+			r.Tags = append(r.Tags, "kind:impossible")
+		}
+	}
 	page := renderBoard(t, runs)
 	for _, want := range []string{
 		`<span class="badge bundle" title="verified bundle, manifest sha256:abab`,
@@ -79,6 +86,7 @@ func TestBoardShowsBundlesAndDenominators(t *testing.T) {
 		`<span class="differs">below #1, p &lt; 0.001</span>`,
 		`Warning: ranked on one attempt per task`,
 		`class="num stability">`,
+		`<div class="meta cannot-be-done">cannot be done: handled 0 / 2 (0.0%)`,
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the board lacks %s", want)
