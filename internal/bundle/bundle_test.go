@@ -4,86 +4,19 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"image"
-	"image/color"
-	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"contractbench/internal/contract"
-	"contractbench/internal/judge"
-	"contractbench/internal/report"
+	"contractbench/internal/bundle/bundletest"
 	"contractbench/internal/suite"
 )
 
-const taskYAML = `id: t-01-title
-instruction: Open the page titled Done.
-start_url: https://example.test/
-timeout: 60s
-tags: [demo, 'kind:find']
-postconditions:
-  - kind: url
-    pattern: '^https://example\.test/done$'
-reference:
-  - tool: navigate
-    args: {url: "https://example.test/done"}
-rationale: The URL alone says the page was reached.
-`
-
-// fixture writes a suite with one task and a report of a run of it with
-// two attempts, one that passed and one that failed, each judged on its
-// stored Observation, and returns the report's path and the suite's.
-func fixture(t *testing.T) (reportPath, suiteDir string) {
-	t.Helper()
-	dir := t.TempDir()
-	suiteDir = filepath.Join(dir, "suite")
-	if err := os.MkdirAll(filepath.Join(suiteDir, "tasks"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	file := filepath.Join(suiteDir, "tasks", "t-01-title.yaml")
-	if err := os.WriteFile(file, []byte(taskYAML), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	task, err := suite.LoadTask(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, pc, err := task.Digests()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var shot bytes.Buffer
-	img := image.NewGray(image.Rect(0, 0, 8, 8))
-	img.Set(1, 1, color.White)
-	if err := png.Encode(&shot, img); err != nil {
-		t.Fatal(err)
-	}
-	run := &report.Run{
-		SchemaVersion: report.SchemaVersion, GitSHA: "abc", Started: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
-		Settings:   report.Settings{Suite: suiteDir, Agent: "reference", Server: "builtin", Web: "replay", Repeat: 2, Tasks: []string{task.ID}},
-		Provenance: report.Provenance{Contractbench: "v1"},
-	}
-	for i, url := range []string{"https://example.test/done", "https://example.test/"} {
-		obs := &contract.Observation{URL: url, Screenshot: contract.Screenshot{PNG: shot.Bytes()}}
-		res := report.TaskResult{Task: task.ID, Attempt: i + 1, Stop: report.Stop{Kind: report.StopAnswer},
-			Observation: obs, Provenance: &report.TaskProvenance{Spec: spec, Contract: pc}}
-		res.SetVerdict(judge.Evaluate(task.Postconditions, obs, nil))
-		res.Decide()
-		run.Results = append(run.Results, res)
-	}
-	paths, err := report.WriteFiles(filepath.Join(dir, "reports"), "run", run)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return paths.JSON, suiteDir
-}
-
 func pack1(t *testing.T, f Format) []byte {
 	t.Helper()
-	rep, suiteDir := fixture(t)
+	rep, suiteDir := bundletest.Run(t)
 	var b bytes.Buffer
 	if _, err := Write(&b, f, Inputs{Report: rep, Suite: suiteDir, Bundler: "test"}); err != nil {
 		t.Fatal(err)
@@ -116,7 +49,7 @@ func TestBundleVerifies(t *testing.T) {
 }
 
 func TestBundleIsReproducible(t *testing.T) {
-	rep, suiteDir := fixture(t)
+	rep, suiteDir := bundletest.Run(t)
 	var a, b bytes.Buffer
 	for _, w := range []*bytes.Buffer{&a, &b} {
 		if _, err := Write(w, TarGz, Inputs{Report: rep, Suite: suiteDir}); err != nil {
@@ -239,12 +172,16 @@ func TestVerifyRegradesTheReport(t *testing.T) {
 }
 
 func TestWriteRefusesAnEditedTask(t *testing.T) {
-	rep, suiteDir := fixture(t)
+	rep, suiteDir := bundletest.Run(t)
 	file := filepath.Join(suiteDir, "tasks", "t-01-title.yaml")
-	if err := os.WriteFile(file, []byte(strings.Replace(taskYAML, `/done$`, `/(done)?$`, 1)), 0o644); err != nil {
+	spec, err := os.ReadFile(file)
+	if err != nil {
 		t.Fatal(err)
 	}
-	_, err := Write(&bytes.Buffer{}, TarGz, Inputs{Report: rep, Suite: suiteDir})
+	if err := os.WriteFile(file, bytes.Replace(spec, []byte(`/done$`), []byte(`/(done)?$`), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Write(&bytes.Buffer{}, TarGz, Inputs{Report: rep, Suite: suiteDir})
 	if err == nil || !strings.Contains(err.Error(), file) || !strings.Contains(err.Error(), "edited after the run") {
 		t.Fatalf("Write = %v, want a refusal naming %s", err, file)
 	}

@@ -5,75 +5,16 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"contractbench/internal/contract"
-	"contractbench/internal/judge"
-	"contractbench/internal/report"
-	"contractbench/internal/suite"
+	"contractbench/internal/bundle/bundletest"
 )
-
-const bundleTaskYAML = `id: t-01-done
-instruction: Open the page titled Done.
-start_url: https://example.test/
-timeout: 60s
-postconditions:
-  - kind: url
-    pattern: '^https://example\.test/done$'
-reference:
-  - tool: navigate
-    args: {url: "https://example.test/done"}
-rationale: The URL alone says the page was reached.
-`
-
-// bundleFixture writes a suite of one task and the report of a run of it
-// with two attempts, judged on their stored Observations: one passed, one
-// failed. It returns the report's path and the suite's.
-func bundleFixture(t *testing.T) (string, string) {
-	t.Helper()
-	dir := t.TempDir()
-	suiteDir := filepath.Join(dir, "suite")
-	file := filepath.Join(suiteDir, "tasks", "t-01-done.yaml")
-	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(file, []byte(bundleTaskYAML), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	task, err := suite.LoadTask(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, pc, err := task.Digests()
-	if err != nil {
-		t.Fatal(err)
-	}
-	run := &report.Run{
-		SchemaVersion: report.SchemaVersion, GitSHA: "0123456789ab", Started: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
-		Settings:   report.Settings{Suite: suiteDir, Agent: "reference", Server: "builtin", Web: "replay", Repeat: 2, Tasks: []string{task.ID}},
-		Provenance: report.Provenance{Contractbench: "v1"},
-	}
-	for i, url := range []string{"https://example.test/done", "https://example.test/"} {
-		obs := &contract.Observation{URL: url}
-		res := report.TaskResult{Task: task.ID, Attempt: i + 1, Stop: report.Stop{Kind: report.StopAnswer},
-			Observation: obs, Provenance: &report.TaskProvenance{Spec: spec, Contract: pc}}
-		res.SetVerdict(judge.Evaluate(task.Postconditions, obs, nil))
-		res.Decide()
-		run.Results = append(run.Results, res)
-	}
-	paths, err := report.WriteFiles(filepath.Join(dir, "reports"), "run", run)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return paths.JSON, suiteDir
-}
 
 // TestBundleVerifyBoard: a run bundled verifies; a cut bundle and a task
 // edited before bundling are refused with exit code 2, naming the file;
 // the board takes the bundle beside a report and marks which is which.
 func TestBundleVerifyBoard(t *testing.T) {
 	t.Parallel()
-	rep, suiteDir := bundleFixture(t)
+	rep, suiteDir := bundletest.Run(t)
 	dir := filepath.Dir(rep)
 	tgz := filepath.Join(dir, "run.tar.gz")
 	if r := run(t, nil, "bundle", "-o", tgz, rep); r.code != exitOK {
@@ -110,8 +51,12 @@ func TestBundleVerifyBoard(t *testing.T) {
 		}
 	}
 
-	task := filepath.Join(suiteDir, "tasks", "t-01-done.yaml")
-	if err := os.WriteFile(task, []byte(strings.Replace(bundleTaskYAML, "/done$", "/(done)?$", 1)), 0o644); err != nil {
+	task := filepath.Join(suiteDir, "tasks", bundletest.TaskID+".yaml")
+	spec, err := os.ReadFile(task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(task, []byte(strings.Replace(string(spec), "/done$", "/(done)?$", 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	r = run(t, nil, "bundle", "-o", filepath.Join(dir, "again.zip"), rep)
