@@ -148,7 +148,9 @@ func unpackTarGz(data []byte) ([]entry, error) {
 func unpackZip(data []byte) ([]entry, error) {
 	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
-		return nil, fmt.Errorf("truncated or corrupt archive: %w", err)
+		// A zip names its files in a directory at its end: the part a
+		// cut archive loses first.
+		return nil, fmt.Errorf("the zip's central directory (its end): truncated or corrupt archive: %w", err)
 	}
 	var out []entry
 	total := 0

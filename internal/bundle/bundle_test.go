@@ -137,6 +137,7 @@ func TestVerifyRefuses(t *testing.T) {
 			return out.Bytes()
 		}, "report/extra.txt", "not in the manifest"},
 		{"a truncated archive", func() []byte { return data[:len(data)*2/3] }, "", "truncated or corrupt"},
+		{"a truncated zip", func() []byte { z := pack1(t, Zip); return z[:len(z)*2/3] }, "", "central directory (its end): truncated or corrupt"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Verify(tc.bundle())
