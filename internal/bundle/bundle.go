@@ -175,7 +175,10 @@ func Write(w io.Writer, f Format, in Inputs) (*Manifest, error) {
 // not the one the run recorded is an error naming it.
 func taskFiles(m *Manifest, run *report.Run, in Inputs) ([]entry, error) {
 	var files []entry
-	recorded := recordedInputs(run)
+	recorded, err := recordedInputs(run)
+	if err != nil {
+		return nil, err
+	}
 	transcripts := cmp.Or(in.Transcripts, filepath.Join(in.Suite, "transcripts", run.Settings.Server))
 	classes := map[string]bool{}
 	for _, id := range slices.Sorted(maps.Keys(recorded)) {
@@ -252,17 +255,24 @@ func imageFiles(r *report.Run) []string {
 
 // recordedInputs is, per task, the inputs its results recorded; tasks
 // none of whose results recorded them are left out (they have no verdict
-// to re-grade).
-func recordedInputs(r *report.Run) map[string]report.TaskProvenance {
+// to re-grade). Attempts of one task that recorded different inputs are
+// an error: no one task file grades them all.
+func recordedInputs(r *report.Run) (map[string]report.TaskProvenance, error) {
 	out := map[string]report.TaskProvenance{}
 	for _, res := range r.Results {
-		if p := res.Provenance; p != nil && p.Spec != "" {
-			if _, ok := out[res.Task]; !ok {
-				out[res.Task] = *p
-			}
+		p := res.Provenance
+		if p == nil || p.Spec == "" {
+			continue
+		}
+		first, ok := out[res.Task]
+		switch {
+		case !ok:
+			out[res.Task] = *p
+		case first.Spec != p.Spec || first.Contract != p.Contract || first.Transcript != p.Transcript:
+			return nil, fmt.Errorf("task %s: attempt %d recorded other inputs than an earlier attempt (the task changed during the run)", res.Task, res.Attempt)
 		}
 	}
-	return out
+	return out, nil
 }
 
 // toolServer names the run's tool server and its version.

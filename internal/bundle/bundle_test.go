@@ -187,3 +187,22 @@ func TestWriteRefusesAnEditedTask(t *testing.T) {
 		t.Fatalf("Write = %v, want a refusal naming %s", err, file)
 	}
 }
+
+func TestWriteRefusesMixedInputs(t *testing.T) {
+	rep, suiteDir := bundletest.Run(t)
+	data, err := os.ReadFile(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The second attempt says it was graded by another contract.
+	key := []byte(`"contract": "sha256:`)
+	at := bytes.LastIndex(data, key) + len(key)
+	data[at] ^= 1
+	if err := os.WriteFile(rep, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Write(&bytes.Buffer{}, TarGz, Inputs{Report: rep, Suite: suiteDir})
+	if err == nil || !strings.Contains(err.Error(), "attempt 2 recorded other inputs") {
+		t.Fatalf("Write = %v, want a refusal of the mixed attempts", err)
+	}
+}
