@@ -26,6 +26,8 @@ func commands() []command {
 		showCommand,
 		diffCommand,
 		boardCommand,
+		bundleCommand,
+		verifyCommand,
 		judgeCommand,
 		regradeCommand,
 		validateCommand,

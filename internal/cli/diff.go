@@ -37,7 +37,9 @@ budget_exceeded, timeout or tainted; only passed is a pass). An error
 (the harness, the browser or the provider broke) or an interrupted
 attempt says nothing about the agent and is left out; a task with no
 attempt that counts in one of the runs is left out of the comparison and
-listed.
+listed. Each report's line gives its whole denominator first (passed,
+failed, harness error, interrupted, not run), saying which of them diff
+counts.
 
 A shared task whose task-file or contract digest differs between two
 reports asks a different question there: diff refuses such reports and

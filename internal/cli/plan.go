@@ -3,8 +3,6 @@ package cli
 import (
 	"cmp"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -637,23 +635,16 @@ func checkNetwork(st *State, tasks []*suite.Task, web runner.Web) error {
 func taskInputs(tasks []*suite.Task) (map[string]report.TaskProvenance, error) {
 	out := make(map[string]report.TaskProvenance, len(tasks))
 	for _, t := range tasks {
-		spec, err := t.Canonical()
+		spec, pc, err := t.Digests()
 		if err != nil {
-			return nil, fmt.Errorf("task %s: %w", t.ID, err)
+			return nil, err
 		}
-		pc, err := t.Postconditions.MarshalJSON()
-		if err != nil {
-			return nil, fmt.Errorf("task %s: contract: %w", t.ID, err)
-		}
-		out[t.ID] = report.TaskProvenance{Spec: sha256Of(spec), Contract: sha256Of(pc)}
+		out[t.ID] = report.TaskProvenance{Spec: spec, Contract: pc}
 	}
 	return out, nil
 }
 
-func sha256Of(data []byte) string {
-	sum := sha256.Sum256(data)
-	return "sha256:" + hex.EncodeToString(sum[:])
-}
+func sha256Of(data []byte) string { return suite.SHA256(data) }
 
 // taskDigest is the digest a transcript of t carries: of what the task
 // asks of the agent (suite.Task.AgentTask), so that editing the contract,

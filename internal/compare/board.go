@@ -28,8 +28,13 @@ var boardTemplate = template.Must(template.New("board.tmpl").Funcs(template.Func
 type BoardRun struct {
 	Run *report.Run
 	// Link is the run's report relative to the board page, with '/'
-	// separators: its HTML page when there is one, else its JSON.
+	// separators: its HTML page when there is one, else its JSON, or the
+	// bundle it came in.
 	Link string
+	// Bundle is the manifest digest of the verified bundle the run came
+	// in (bundle.Verify); empty for a run read from its report alone,
+	// which the board marks.
+	Bundle string
 }
 
 // significanceLevel is the p-value below which the board marks two
@@ -41,7 +46,7 @@ const significanceLevel = 0.05
 const boardTrusted = "tool server only"
 
 // WriteBoard writes the leaderboard of runs as one self-contained page. The
-// runs are grouped by suite name and suite digest (boardDigest); each group
+// runs are grouped by suite name and suite digest (SuiteDigest); each group
 // is ranked on its own, so runs that answered different questions never
 // share a ranking. Within a group the trusted runs are ranked by score,
 // ties broken by the lower bound of the score's Wilson interval and then
@@ -83,6 +88,12 @@ type boardGroup struct {
 	Unrecorded  []string
 	Ranked      []*boardRow
 	Unprotected []*boardRow
+	// FewAttempts warns when a ranked run has fewer than three attempts
+	// per task (report.FewAttemptsWarning).
+	FewAttempts string
+	// Splits is how many random halves of Half tasks the rank stability
+	// was measured on; 0 when it was not (one run, or one task).
+	Splits, Half int
 }
 
 // boardRow is one run as the board shows it.
@@ -103,6 +114,26 @@ type boardRow struct {
 	Held                      string
 	Link                      string
 	Next                      *boardPair
+	// Denominator is every attempt asked for, by what became of it
+	// (report.Denominator); Flip the flip rate of a repeated run;
+	// CannotBeDone the run's numbers on tasks that cannot be done and on
+	// doable write tasks.
+	Denominator  string
+	Flip         string
+	CannotBeDone []string
+	// Bundle is the short manifest digest of the run's verified bundle,
+	// "" for a run given as a report alone.
+	Bundle, BundleFull string
+	// VsTop is the run tested against the top-ranked one, its p-value
+	// Holm-corrected over the group; Tied says the test cannot tell the
+	// two apart (the top run is tied with itself).
+	VsTop *boardPair
+	Tied  bool
+	// Stability is the share of random half-splits of the tasks in which
+	// the run keeps its rank.
+	Stability string
+	// attempts is the fewest judged attempts of any task.
+	attempts int
 
 	score, low float64
 	name       string
@@ -114,6 +145,7 @@ type boardRow struct {
 type boardPair struct {
 	P           string
 	Significant bool
+	raw         float64
 	// OnlyThis and OnlyNext count the tasks only one of the two passed;
 	// Shared the tasks both judged.
 	OnlyThis, OnlyNext, Shared int
@@ -136,7 +168,7 @@ func newBoardPage(runs []BoardRun) (*boardPage, error) {
 			return nil, fmt.Errorf("run %d: no report", i+1)
 		}
 		r := br.Run
-		digest, unrecorded := boardDigest(r)
+		digest, unrecorded := SuiteDigest(r)
 		key := [2]string{r.Settings.Suite, digest}
 		g := index[key]
 		if g == nil {
@@ -174,7 +206,12 @@ func newBoardPage(runs []BoardRun) (*boardPage, error) {
 			if i+1 < len(g.Ranked) {
 				row.Next = comparePair(row, g.Ranked[i+1])
 			}
+			if w := report.FewAttemptsWarning(row.attempts); w != "" && len(g.Ranked) > 1 {
+				g.FewAttempts = w
+			}
 		}
+		markTies(g)
+		markStability(g)
 	}
 	return page, nil
 }
@@ -208,6 +245,14 @@ func newBoardRow(br BoardRun) *boardRow {
 		low:   s.Wilson95Low,
 		name:  strings.Join([]string{set.Agent, set.Model, set.Server, br.Link}, "\x00"),
 		tasks: NewRun("", br.Link, r),
+
+		Denominator: s.Denominator.String(),
+		Bundle:      short(br.Bundle),
+		BundleFull:  br.Bundle,
+		attempts:    1,
+	}
+	if c := s.CannotBeDone; c != nil {
+		row.CannotBeDone = c.Lines()
 	}
 	// The label says what played the agent when that is not a model the
 	// next column names: replayed transcripts, reference solutions.
@@ -230,6 +275,8 @@ func newBoardRow(br BoardRun) *boardRow {
 	}
 	if pk := s.PassK; pk != nil {
 		row.PassK = fmt.Sprintf("pass^%d %s", pk.K, report.Percent(pk.At().PassHatK))
+		row.Flip = fmt.Sprintf("flip rate %s (%d of %d tasks)", report.Percent(pk.FlipRate), pk.Flipped, len(pk.Tasks))
+		row.attempts = pk.K
 	}
 	return row
 }
@@ -255,12 +302,9 @@ func boardNotes(r *report.Run) []string {
 func comparePair(a, b *boardRow) *boardPair {
 	p := &boardPair{}
 	p.OnlyThis, p.OnlyNext, p.Shared = match(a.tasks, b.tasks).FirstPairs()
-	v := stats.McNemarExact(p.OnlyThis, p.OnlyNext)
-	p.Significant = v < significanceLevel
-	p.P = strconv.FormatFloat(v, 'f', 3, 64)
-	if v < 0.001 {
-		p.P = "< 0.001"
-	}
+	p.raw = stats.McNemarExact(p.OnlyThis, p.OnlyNext)
+	p.Significant = p.raw < significanceLevel
+	p.P = formatP(p.raw)
 	return p
 }
 
@@ -275,7 +319,7 @@ func boardTasks(r *report.Run) []string {
 	return slices.Compact(tasks)
 }
 
-// boardDigest identifies what a run's score is a score of: the SHA-256, in
+// SuiteDigest identifies what a run's score is a score of: the SHA-256, in
 // hex, of the run's tasks in sorted order, each with the digests of its
 // spec and contract as the run's results recorded them (TaskProvenance).
 // It is computed from the report alone, so a changed task, contract or
@@ -285,7 +329,7 @@ func boardTasks(r *report.Run) []string {
 // unrecorded and is returned: such a run shares a ranking only with runs
 // that lack the same records, never with runs whose version of the task
 // is known.
-func boardDigest(r *report.Run) (digest string, unrecorded []string) {
+func SuiteDigest(r *report.Run) (digest string, unrecorded []string) {
 	inputs := map[string]*report.TaskProvenance{}
 	for _, res := range r.Results {
 		if p := res.Provenance; p != nil && p.Spec != "" && inputs[res.Task] == nil {

@@ -273,34 +273,41 @@ func TestBoardLinksAreRelativeURLs(t *testing.T) {
 	}
 }
 
+// boardTab launches Chromium and opens a blank tab in it, both closed when
+// the test ends.
+func boardTab(t *testing.T) context.Context {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
+	b, err := browser.Launch(ctx, browser.Options{NoSandbox: os.Geteuid() == 0})
+	if err != nil {
+		t.Fatalf("the board test needs Chromium (apt-get install chromium, or make chromium): %v", err)
+	}
+	t.Cleanup(func() { b.Close() })
+	alloc, cancelAlloc := remote.NewAllocator(ctx, b.URL())
+	t.Cleanup(cancelAlloc)
+	tab, cancelTab := chromedp.NewContext(alloc)
+	t.Cleanup(cancelTab)
+	if err := chromedp.Do(tab); err != nil {
+		t.Fatalf("opening a tab: %v", err)
+	}
+	return tab
+}
+
 // TestBoardInBrowser opens the board in Chromium and checks what a reader
 // sees through the DOM, that no script error or console message of error
 // or warning level occurred, and that the page requested nothing but
 // itself: its policy forbids loading anything, and every request the
 // browser sent is recorded too.
 func TestBoardInBrowser(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	b, err := browser.Launch(ctx, browser.Options{NoSandbox: os.Geteuid() == 0})
-	if err != nil {
-		t.Fatalf("the board test needs Chromium (apt-get install chromium, or make chromium): %v", err)
-	}
-	defer b.Close()
-
 	file := filepath.Join(t.TempDir(), "board.html")
 	if err := os.WriteFile(file, []byte(renderBoard(t, boardFixture())), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	alloc, cancelAlloc := remote.NewAllocator(ctx, b.URL())
-	defer cancelAlloc()
-	tab, cancelTab := chromedp.NewContext(alloc)
-	defer cancelTab()
-	if err := chromedp.Do(tab); err != nil {
-		t.Fatalf("opening a tab: %v", err)
-	}
+	tab := boardTab(t)
 	var mu sync.Mutex
 	var problems, requests []string
-	err = chromedp.Listen(tab, func(ev any) {
+	err := chromedp.Listen(tab, func(ev any) {
 		mu.Lock()
 		defer mu.Unlock()
 		switch e := ev.(type) {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"contractbench/internal/report"
 	"contractbench/internal/stats"
 )
 
@@ -94,6 +95,9 @@ type (
 		Trust      string `json:"trust,omitempty"`
 		Incomplete bool   `json:"incomplete"`
 		Regraded   bool   `json:"regraded"`
+		// Denominator is every attempt the run was asked for, by what
+		// became of it; diff compares only the passed and failed ones.
+		Denominator report.Denominator `json:"denominator"`
 	}
 	Comparison struct {
 		A string `json:"a"`

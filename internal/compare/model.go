@@ -127,6 +127,7 @@ func (d *Run) info() ReportInfo {
 		Label: d.label, File: d.path, GitSHA: d.run.GitSHA,
 		Agent: s.Agent, Model: s.Model, Server: s.Server, Web: s.Web, Repeat: max(s.Repeat, 1),
 		Trust: s.Trust, Incomplete: d.run.Incomplete, Regraded: d.run.Regraded != nil,
+		Denominator: report.Summarize(d.run).Denominator,
 	}
 }
 

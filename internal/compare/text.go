@@ -58,7 +58,7 @@ func runLine(r *report.Run) string {
 
 // runNotes are what a reader must know about a run before its numbers.
 func runNotes(r *report.Run) []string {
-	var out []string
+	out := []string{"denominator: " + report.Summarize(r).Denominator.String() + "; diff counts passed and failed, and leaves out harness errors, interrupted and not run"}
 	if r.Incomplete {
 		out = append(out, "incomplete: the run stopped before every task ran")
 	}

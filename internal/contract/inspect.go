@@ -3,6 +3,7 @@ package contract
 import (
 	"maps"
 	"slices"
+	"strings"
 )
 
 // Query is what the judge must find out about one selector for a contract
@@ -137,4 +138,32 @@ func walk(p Postconditions, visit func(Clause)) {
 func sortedSet(s []string) []string {
 	slices.Sort(s)
 	return slices.Compact(s)
+}
+
+// writeMethods are the HTTP methods that change a site's state.
+var writeMethods = []string{"POST", "PUT", "PATCH", "DELETE"}
+
+// IsWrite reports whether an HTTP method changes a site's state (POST, PUT,
+// PATCH or DELETE, in any case).
+func IsWrite(method string) bool {
+	return slices.Contains(writeMethods, strings.ToUpper(method))
+}
+
+// RequiresWrite reports whether p holds only if the browser sent a write
+// request: a network clause with a write method (IsWrite) that p needs
+// whatever else holds, at the top level or inside an and. A write inside an
+// or or a not is one way among others, or forbidden, never required.
+func RequiresWrite(p Postconditions) bool {
+	var rec func(c Clause) bool
+	rec = func(c Clause) bool {
+		switch c := c.(type) {
+		case *Network:
+			_, zero, _ := c.count().Op.compare(0, c.count().Value)
+			return IsWrite(c.Method) && !zero
+		case *And:
+			return slices.ContainsFunc(c.Children, rec)
+		}
+		return false
+	}
+	return slices.ContainsFunc(p, rec)
 }

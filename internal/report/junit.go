@@ -136,10 +136,14 @@ func junitSuiteOf(r *Run, byServer bool) junitSuite {
 	if h := s.Held; h != nil {
 		suite.Properties = append(suite.Properties, junitProperty{"contract_held", h.String()})
 	}
+	suite.Properties = append(suite.Properties, junitProperty{"denominator", s.Denominator.String()})
+	if c := s.CannotBeDone; c != nil {
+		suite.Properties = append(suite.Properties, junitProperty{"cannot_be_done", strings.Join(c.Lines(), "; ")})
+	}
 	if pk := s.PassK; pk != nil {
 		k := strconv.Itoa(pk.K)
 		suite.Properties = append(suite.Properties, junitProperty{"pass@" + k, percent(pk.At().PassAtK)},
-			junitProperty{"pass^" + k, percent(pk.At().PassHatK)})
+			junitProperty{"pass^" + k, percent(pk.At().PassHatK)}, junitProperty{"flip_rate", percent(pk.FlipRate)})
 	}
 	if d := s.Detectable; d != nil {
 		suite.Properties = append(suite.Properties, junitProperty{"smallest_detectable_difference", d.String()})

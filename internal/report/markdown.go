@@ -48,7 +48,7 @@ func WriteMarkdown(w io.Writer, r *Run) error {
 		title += ": " + r.Settings.Suite
 	}
 	p.printf("# %s\n\n", escape(title))
-	if r.Incomplete {
+	if r.Incomplete || s.NotRun > 0 {
 		p.printf("**%s.**", incompleteBanner)
 		if missing := notRun(r); len(missing) > 0 {
 			names := make([]string, len(missing))
@@ -120,10 +120,21 @@ func writeHeader(p *printer, r *Run, s Summary) {
 		s.TotalUSD, s.Tokens.Input, s.Tokens.Output, s.Tokens.CacheRead, s.Tokens.CacheWrite)
 	p.printf("\n**contract-eval score: %d / %d (%s)**, 95%% Wilson score interval %s–%s\n\n",
 		s.Passed, s.Total, percent(s.Score), percent(s.Wilson95Low), percent(s.Wilson95High))
+	p.printf("Denominator: %s; the score counts %s.\n\n", s.Denominator, s.Denominator.Counts)
+	if c := s.CannotBeDone; c != nil {
+		for _, line := range c.Lines() {
+			p.printf("- %s\n", escape(line))
+		}
+		p.printf("\n")
+	}
 	if pk := s.PassK; pk != nil {
 		at := pk.At()
 		p.printf("**pass@%d %s, pass^%d %s**, the mean over %s of the chance that at least one, and that all, of %d attempts pass (by k and per task below)\n\n",
 			pk.K, percent(at.PassAtK), pk.K, percent(at.PassHatK), plural(len(pk.Tasks), "task"), pk.K)
+		p.printf("**Flip rate %s**: %d of %s have attempts that disagree.\n\n", percent(pk.FlipRate), pk.Flipped, plural(len(pk.Tasks), "task"))
+		if pk.Warning != "" {
+			p.printf("Warning: %s.\n\n", pk.Warning)
+		}
 	}
 	if d := s.Detectable; d != nil {
 		p.printf("Smallest detectable difference: **%s**, %s (%s).\n\n", d, d.Sentence(), detectableDoc)
@@ -190,8 +201,8 @@ func writeTallies(p *printer, r *Run, s Summary) {
 	pk := s.PassK
 	p.printf("## Pass counts per task\n\n")
 	if pk != nil {
-		p.printf("| task | passed | rate | 95%% Wilson score interval | pass@%d | pass^%d |\n", pk.K, pk.K)
-		p.printf("| --- | ---: | ---: | --- | ---: | ---: |\n")
+		p.printf("| task | passed | rate | 95%% Wilson score interval | pass@%d | pass^%d | flipped |\n", pk.K, pk.K)
+		p.printf("| --- | ---: | ---: | --- | ---: | ---: | --- |\n")
 	} else {
 		p.printf("| task | passed | rate | 95%% Wilson score interval |\n")
 		p.printf("| --- | ---: | ---: | --- |\n")
@@ -201,7 +212,11 @@ func writeTallies(p *printer, r *Run, s Summary) {
 		p.printf("| %s | %d / %d | %s | %s–%s |", cell(escape(t.Task)), t.Passed, t.Attempts,
 			percent(float64(t.Passed)/float64(t.Attempts)), percent(lo), percent(hi))
 		if pk != nil {
-			p.printf(" %s | %s |", percent(pk.Tasks[i].PassAtK), percent(pk.Tasks[i].PassHatK))
+			flipped := ""
+			if pk.Tasks[i].Flipped {
+				flipped = "yes"
+			}
+			p.printf(" %s | %s | %s |", percent(pk.Tasks[i].PassAtK), percent(pk.Tasks[i].PassHatK), flipped)
 		}
 		p.printf("\n")
 	}

@@ -218,6 +218,10 @@ type TaskResult struct {
 	Task string `json:"task"`
 	// Tags are the task's tags, for filtering views.
 	Tags []string `json:"tags,omitempty"`
+	// RequiresWrite reports that the task's contract holds only if the
+	// browser sent a write request (contract.RequiresWrite): the task asks
+	// for a change. False in reports written before it existed.
+	RequiresWrite bool `json:"requires_write,omitempty"`
 	// Attempt is 1-based.
 	Attempt int     `json:"attempt"`
 	Outcome Outcome `json:"outcome"`

@@ -312,7 +312,7 @@ func TestReadVersion1(t *testing.T) {
 
 // sinceVersion1 matches what the Markdown view has added since version 1
 // reports were written: the smallest detectable difference.
-var sinceVersion1 = regexp.MustCompile(`(?m)^Smallest detectable difference: .*\n\n`)
+var sinceVersion1 = regexp.MustCompile(`(?m)^(Smallest detectable difference|Denominator): .*\n\n`)
 
 // Whatever version 1 wrote from its stop, taint, trust and misses,
 // upgrading gives them back: the combinations of TestDecideEveryCombination,

@@ -21,6 +21,31 @@ type PassK struct {
 	// Tasks holds each task's values at K, in the order tasks first
 	// appear in the results.
 	Tasks []TaskPassK `json:"tasks"`
+	// Flipped counts the tasks whose judged attempts disagree (some
+	// passed, some did not), and FlipRate is their share of the tasks:
+	// the run-to-run noise a single attempt per task hides.
+	Flipped  int     `json:"flipped"`
+	FlipRate float64 `json:"flip_rate"`
+	// Warning is set when K is below minRankK: too few attempts to rank
+	// runs by their repeats.
+	Warning string `json:"warning,omitempty"`
+}
+
+// minRankK is the fewest attempts per task at which pass^k and the flip
+// rate are worth ranking runs by: with two, one flip in either attempt
+// moves a task from always to never.
+const minRankK = 3
+
+// FewAttemptsWarning is what views say of a run repeated fewer than
+// minRankK times.
+func FewAttemptsWarning(k int) string {
+	if k >= minRankK {
+		return ""
+	}
+	if k <= 1 {
+		return "one attempt per task: run-to-run noise is not measured; repeat every task at least 3 times (--repeat 3) before ranking"
+	}
+	return fmt.Sprintf("k = %d attempts per task is fewer than 3: the flip rate and pass^k are too coarse to rank runs by; use --repeat 3 or more", k)
 }
 
 // PassKValue is the suite's pass@k and pass^k at one k.
@@ -38,6 +63,8 @@ type TaskPassK struct {
 	Attempts int     `json:"attempts"`
 	PassAtK  float64 `json:"pass_at_k"`
 	PassHatK float64 `json:"pass_hat_k"`
+	// Flipped reports that the task's attempts disagree.
+	Flipped bool `json:"flipped,omitempty"`
 }
 
 // At returns the suite's values at K.
@@ -81,8 +108,14 @@ func passK(tasks []taskTally, k int) *PassK {
 		if err1 != nil || err2 != nil {
 			return nil
 		}
-		p.Tasks = append(p.Tasks, TaskPassK{Task: t.Task, Passed: t.Passed, Attempts: t.Attempts, PassAtK: at, PassHatK: hat})
+		flipped := t.Passed > 0 && t.Passed < t.Attempts
+		if flipped {
+			p.Flipped++
+		}
+		p.Tasks = append(p.Tasks, TaskPassK{Task: t.Task, Flipped: flipped, Passed: t.Passed, Attempts: t.Attempts, PassAtK: at, PassHatK: hat})
 	}
+	p.FlipRate = ratio(p.Flipped, len(p.Tasks))
+	p.Warning = FewAttemptsWarning(k)
 	return p
 }
 

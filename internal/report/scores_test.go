@@ -219,10 +219,10 @@ func TestPassKUnequalAttempts(t *testing.T) {
 	}
 	// a: n = 4, c = 2: pass@2 = 1 − C(2,2)/C(4,2) = 5/6, pass^2 = 1/6.
 	// b: n = 2, c = 1: pass@2 = 1, pass^2 = 0.
-	want := []TaskPassK{{"a", 2, 4, 5.0 / 6, 1.0 / 6}, {"b", 1, 2, 1, 0}}
+	want := []TaskPassK{{"a", 2, 4, 5.0 / 6, 1.0 / 6, true}, {"b", 1, 2, 1, 0, true}}
 	for i, w := range want {
 		g := pk.Tasks[i]
-		if g.Task != w.Task || g.Passed != w.Passed || g.Attempts != w.Attempts || !near(g.PassAtK, w.PassAtK) || !near(g.PassHatK, w.PassHatK) {
+		if g.Task != w.Task || g.Passed != w.Passed || g.Attempts != w.Attempts || !near(g.PassAtK, w.PassAtK) || !near(g.PassHatK, w.PassHatK) || g.Flipped != w.Flipped {
 			t.Errorf("task %d: %+v, want %+v", i, g, w)
 		}
 	}

@@ -30,6 +30,12 @@ type Summary struct {
 	// NotRun counts the task attempts the settings asked for that have no
 	// result, which only an incomplete run has.
 	NotRun int `json:"not_run"`
+	// Denominator is every attempt asked for, by what became of it, and
+	// which of them the score counts.
+	Denominator Denominator `json:"denominator"`
+	// CannotBeDone is how the agent did on tasks that cannot be done and
+	// on doable tasks that require a write; nil when the run has neither.
+	CannotBeDone *CannotBeDone `json:"cannot_be_done,omitempty"`
 	// Medians over every result, whatever its outcome. With an even
 	// number of results a median is the mean of the middle two.
 	MedianDurationMS    float64 `json:"median_duration_ms"`
@@ -90,6 +96,8 @@ func Summarize(r *Run) Summary {
 	s.TotalUSD = math.Round(s.TotalUSD*1e6) / 1e6
 	s.Wilson95Low, s.Wilson95High = stats.Wilson95(s.Passed, s.Total)
 	s.NotRun = len(notRun(r))
+	s.Denominator = denominator(r, s.NotRun)
+	s.CannotBeDone = cannotBeDone(r)
 	s.MedianDurationMS = median(dur)
 	s.MedianToolCalls = median(calls)
 	s.MedianResponseBytes = median(bytes)

@@ -73,7 +73,8 @@ func TestSummarize(t *testing.T) {
 			name: "ten tasks, mixed outcomes",
 			run:  testRun(t),
 			want: Summary{
-				Tasks: 10, Total: 10, Passed: 7, Score: 0.7,
+				Denominator: Denominator{Passed: 7, Failed: 2, HarnessError: 1, Interrupted: 0, NotRun: 0, Counts: scoreCounts},
+				Tasks:       10, Total: 10, Passed: 7, Score: 0.7,
 				ByOutcome: map[Outcome]int{OutcomePassed: 7, OutcomeFailed: 1, OutcomeReplayDrift: 1, OutcomeError: 1},
 				// durations 1500 + 250*i, i = 0..9: middle two are 2500 and 2750
 				MedianDurationMS: 2625,
@@ -91,7 +92,8 @@ func TestSummarize(t *testing.T) {
 			name: "three tasks repeated three times",
 			run:  testRepeatRun(t),
 			want: Summary{
-				Tasks: 3, Total: 9, Passed: 5, Score: 5.0 / 9,
+				Denominator: Denominator{Passed: 5, Failed: 4, HarnessError: 0, Interrupted: 0, NotRun: 0, Counts: scoreCounts},
+				Tasks:       3, Total: 9, Passed: 5, Score: 5.0 / 9,
 				ByOutcome: map[Outcome]int{
 					OutcomePassed: 5, OutcomeTimeout: 1, OutcomeBudgetExceeded: 1, OutcomeFailed: 2,
 				},
@@ -106,10 +108,10 @@ func TestSummarize(t *testing.T) {
 				PassK: &PassK{K: 3,
 					ByK: []PassKValue{{1, 5.0 / 9, 5.0 / 9}, {2, 2.0 / 3, 4.0 / 9}, {3, 2.0 / 3, 1.0 / 3}},
 					Tasks: []TaskPassK{
-						{webvoyagerTasks[0], 3, 3, 1, 1},
-						{webvoyagerTasks[1], 2, 3, 1, 0},
-						{webvoyagerTasks[2], 0, 3, 0, 0},
-					}},
+						{webvoyagerTasks[0], 3, 3, 1, 1, false},
+						{webvoyagerTasks[1], 2, 3, 1, 0, true},
+						{webvoyagerTasks[2], 0, 3, 0, 0, false},
+					}, Flipped: 1, FlipRate: 1.0 / 3},
 				Detectable: planned(3, 3, 0),
 			},
 		},
@@ -120,7 +122,7 @@ func TestSummarize(t *testing.T) {
 				Incomplete: true,
 				Results:    []TaskResult{{Task: "a", Attempt: 1, Outcome: OutcomePassed}},
 			},
-			want: Summary{Tasks: 1, Total: 1, Passed: 1, Score: 1, NotRun: 5, ByOutcome: map[Outcome]int{OutcomePassed: 1},
+			want: Summary{Denominator: Denominator{Passed: 1, Failed: 0, HarnessError: 0, Interrupted: 0, NotRun: 5, Counts: scoreCounts}, Tasks: 1, Total: 1, Passed: 1, Score: 1, NotRun: 5, ByOutcome: map[Outcome]int{OutcomePassed: 1},
 				Detectable: planned(1, 1, 0)},
 		},
 		{
@@ -135,13 +137,13 @@ func TestSummarize(t *testing.T) {
 			},
 			// No pass@k and no detectable difference: neither is a
 			// number of a labelled run.
-			want: Summary{Tasks: 2, Total: 4, NotRun: 0, ByOutcome: map[Outcome]int{OutcomeTainted: 3, OutcomeFailed: 1},
+			want: Summary{Denominator: Denominator{Passed: 0, Failed: 4, HarnessError: 0, Interrupted: 0, NotRun: 0, Counts: scoreCounts}, Tasks: 2, Total: 4, NotRun: 0, ByOutcome: map[Outcome]int{OutcomeTainted: 3, OutcomeFailed: 1},
 				Held: &Held{Trust: TrustUnrestricted, Held: 3, Judged: 4}},
 		},
 		{
 			name: "empty",
 			run:  &Run{},
-			want: Summary{ByOutcome: map[Outcome]int{}},
+			want: Summary{Denominator: Denominator{Passed: 0, Failed: 0, HarnessError: 0, Interrupted: 0, NotRun: 0, Counts: scoreCounts}, ByOutcome: map[Outcome]int{}},
 		},
 	}
 	for _, tc := range tests {

@@ -190,7 +190,8 @@ func (r *taskRun) onClose(f func()) { r.cleanup = append(r.cleanup, f) }
 // run runs the agent of a task that has been set up, within left of its
 // timeout, and grades what it left.
 func (r *taskRun) run(parent context.Context, left time.Duration) (*report.TaskResult, *transcript.Recorder) {
-	res := &report.TaskResult{Task: r.task.ID, Attempt: r.attempt, Tags: r.task.Tags}
+	res := &report.TaskResult{Task: r.task.ID, Attempt: r.attempt, Tags: r.task.Tags,
+		RequiresWrite: contract.RequiresWrite(r.task.Postconditions)}
 	if x := r.cfg.Agent.Exec; x != nil && x.CDP {
 		// The judge's verdict stands as evidence of the final state, but
 		// not of who produced it.

@@ -2,6 +2,8 @@ package suite
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net/url"
@@ -293,6 +295,29 @@ func (t *Task) Canonical() ([]byte, error) {
 		return nil, err
 	}
 	return bytes.TrimRight(b.Bytes(), "\n"), nil
+}
+
+// Digests returns the SHA-256 digests ("sha256:" and hex) a result's
+// provenance records of t: of its canonical spec (Canonical) and of its
+// contract's canonical JSON. Editing any field changes the first; only a
+// change of the contract's meaning changes the second.
+func (t *Task) Digests() (spec, contract string, err error) {
+	canon, err := t.Canonical()
+	if err != nil {
+		return "", "", fmt.Errorf("task %s: %w", t.ID, err)
+	}
+	pc, err := t.Postconditions.MarshalJSON()
+	if err != nil {
+		return "", "", fmt.Errorf("task %s: contract: %w", t.ID, err)
+	}
+	return SHA256(canon), SHA256(pc), nil
+}
+
+// SHA256 is the digest of data as provenance records it: "sha256:" and
+// the hex of its SHA-256.
+func SHA256(data []byte) string {
+	sum := sha256.Sum256(data)
+	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
 // AgentTask returns, as compact JSON with a fixed field order, what the
