@@ -27,6 +27,7 @@ type pageView struct {
 		MutatedAt    float64 `json:"mutatedAt"`
 		AttendedAt   float64 `json:"attendedAt"`
 		ShownAt      float64 `json:"shownAt"`
+		Skipped      int     `json:"skipped"`
 		WatchedSince float64 `json:"watchedSince"`
 		Now          float64 `json:"now"`
 	}
