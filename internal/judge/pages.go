@@ -183,6 +183,7 @@ func (j *Judge) view(ctx context.Context, p *pageState) (*pageView, error) {
 		v.consider(p.openedAt, signOpened)
 	}
 	v.consider(p.navigatedAt, signNavigated)
+	v.consider(j.fronted[p.id], signShown)
 	j.mu.Unlock()
 	v.consider(wallTime(v.state.AttendedAt), signInput)
 	v.consider(wallTime(v.state.ShownAt), signShown)
