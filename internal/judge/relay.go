@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -97,14 +98,17 @@ func (r *relay) forward(w http.ResponseWriter, req *http.Request) {
 		http.Error(w, err.Error(), http.StatusBadGateway)
 		return
 	}
-	host := strings.TrimPrefix(r.browser, "http://")
-	body = []byte(strings.ReplaceAll(string(body), "ws://"+host+"/", "ws://"+r.ln.Addr().String()+"/"))
+	body = browserSocket.ReplaceAll(body, []byte("ws://"+r.ln.Addr().String()+"/devtools/"))
 	if ct := resp.Header.Get("Content-Type"); ct != "" {
 		w.Header().Set("Content-Type", ct)
 	}
 	w.WriteHeader(resp.StatusCode)
 	w.Write(body) //nolint:errcheck // the server went away: nothing to tell it
 }
+
+// browserSocket is the start of a WebSocket address of the browser's, by
+// whatever name of its host.
+var browserSocket = regexp.MustCompile(`ws://[^/"]+/devtools/`)
 
 // tunnel joins the server's WebSocket to the same address of the browser
 // and passes every message on as it is.
