@@ -54,16 +54,8 @@ var choicePages = map[string]string{
 func TestJudgeGradesThePageTheAgentChose(t *testing.T) {
 	set := loadServers(t)
 	self := buildSelf(t)
-	mux := http.NewServeMux()
-	for path, body := range choicePages {
-		mux.HandleFunc(path, func(w http.ResponseWriter, _ *http.Request) {
-			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			fmt.Fprint(w, body)
-		})
-	}
-	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
-	opener, popup, tab := srv.URL+"/opener", srv.URL+"/popup", srv.URL+"/tab"
+	base := servePages(t, choicePages)
+	opener, popup, tab := base+"/opener", base+"/popup", base+"/tab"
 
 	for _, name := range set.Names() {
 		p, err := set.Get(name)
@@ -113,6 +105,22 @@ func TestJudgeGradesThePageTheAgentChose(t *testing.T) {
 			})
 		})
 	}
+}
+
+// servePages serves each path's HTML on loopback until the test ends, and
+// returns the address.
+func servePages(t *testing.T, pages map[string]string) string {
+	t.Helper()
+	mux := http.NewServeMux()
+	for path, body := range pages {
+		mux.HandleFunc(path, func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			fmt.Fprint(w, body)
+		})
+	}
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv.URL
 }
 
 // choiceAgent plays the agent on one server, in a browser of its own with a

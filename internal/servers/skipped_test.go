@@ -1,9 +1,6 @@
 package servers
 
 import (
-	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"testing"
 
 	"contractbench/internal/contract"
@@ -28,15 +25,7 @@ func TestSkippedContentIsSeenOnEveryServer(t *testing.T) {
 		"/skipped":     far + `<section style="content-visibility:auto"><p>` + msg + `</p></section>` + far,
 		"/until-found": far + `<section style="content-visibility:auto"><div hidden="until-found">` + msg + `</div></section>`,
 	}
-	mux := http.NewServeMux()
-	for path, body := range pages {
-		mux.HandleFunc(path, func(w http.ResponseWriter, _ *http.Request) {
-			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			fmt.Fprint(w, body)
-		})
-	}
-	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
+	base := servePages(t, pages)
 	want := judge.Want{Queries: []contract.Query{{Selector: "body", Contains: []string{msg}}}}
 
 	for _, name := range set.Names() {
@@ -49,7 +38,7 @@ func TestSkippedContentIsSeenOnEveryServer(t *testing.T) {
 			for path, seen := range map[string]bool{"/skipped": true, "/until-found": false} {
 				t.Run(path, func(t *testing.T) {
 					a := startChoice(t, p, self)
-					a.do(ActNavigate, map[string]any{"{url}": srv.URL + path})
+					a.do(ActNavigate, map[string]any{"{url}": base + path})
 					a.do(ActRead, nil)
 					obs, err := a.j.Observe(a.ctx, want)
 					if err != nil {
