@@ -73,28 +73,29 @@
 //     for: the request's initiator is the browser, or it carries a user
 //     gesture; but not the load of what an opener asked its new page
 //     for); when it receives trusted input (a click, a key, text typed in,
-//     a wheel turn, a touch); and when it is brought to the front of its
-//     window (the tool server selects its tab with Target.activateTarget
-//     or Page.bringToFront, or the tab in front of it closes). js/watch.js
-//     records the input and the coming to the front in the judge's world
-//     of every document. Focus is no sign of the agent: a page focuses
-//     itself (autofocus, focus(), window.focus()), and the browser focuses
-//     the window of a popup it opens. So a popup window the page opened,
-//     even on the agent's click, is the agent's page once the agent acts
-//     in it, and its opener again once the agent acts there.
+//     a wheel turn, a touch); and when it is brought to the front (the
+//     tool server selects its tab or its window with
+//     Target.activateTarget, Page.bringToFront or /json/activate, or the
+//     tab in front of it closes). js/watch.js records the input and the
+//     coming to the front of a tab in the judge's world of every
+//     document; the relay the tool server reaches the browser through
+//     (ServerURL, relay.go) records the server's requests to bring a page
+//     to the front. Focus is no sign of the agent: a page focuses itself
+//     (autofocus, focus(), window.focus()), and the browser focuses the
+//     window of a popup it opens. So a popup window the page opened, even
+//     on the agent's click, is the agent's page once the agent acts in it
+//     or its server switches to it, and its opener again once the agent
+//     acts or switches there.
 //  3. If no page is visible, the same order over every open page. Ties go
 //     to the page the judge saw open last.
 //
-// Headless Chromium shows no switch between windows (document.hasFocus is
-// true in every window, and activating a window fires nothing), so such a
-// switch counts only by what the agent does next: an agent that acts in a
-// popup, switches back to the older window and only reads there is graded
-// on the popup, and one that switches to a popup and only reads it is
-// graded on its opener. A tool server that emulates focus
-// (chrome-devtools-mcp enables Emulation.setFocusEmulationEnabled on each
-// page it selects) makes its pages report "visible" behind another tab
-// too, with no change of visibility: among those pages only opening,
-// navigation and input count.
+// Headless Chromium shows the pages no switch between windows
+// (document.hasFocus is true in every window, and activating a window
+// fires nothing): the judge learns of it only from the server's request,
+// on the relay. A tool server that emulates focus (chrome-devtools-mcp
+// enables Emulation.setFocusEmulationEnabled on each page it selects)
+// makes its pages report "visible" behind another tab too, with no change
+// of visibility: among those pages the latest choice decides.
 //
 // Pages open at Attach count as opened at Attach (unless another page
 // opened them); among themselves they are ordered as the browser attached

@@ -2,6 +2,7 @@ package judge
 
 import (
 	"context"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/remote"
 )
 
 // choiceSite serves the pages of the tests of which page is the agent's:
@@ -177,6 +179,64 @@ func TestATabBroughtToTheFrontIsTheAgentsChoice(t *testing.T) {
 			}
 			if !strings.Contains(obs.Active, "front") {
 				t.Errorf("the active page is explained as %q, want it to say the tab was brought to the front", obs.Active)
+			}
+		})
+	}
+}
+
+// TestAWindowTheServerSwitchedToIsTheAgentsChoice: the agent's tool
+// server switches to a popup window the page opened, and the agent only
+// reads there. Nothing in either page shows the switch (decision 0027);
+// the judge sees the server ask for it, on the server's way to the
+// browser (ServerURL), and grades the popup. Switching back grades the
+// opener again.
+func TestAWindowTheServerSwitchedToIsTheAgentsChoice(t *testing.T) {
+	for _, how := range []string{"Target.activateTarget", "Page.bringToFront", "/json/activate"} {
+		t.Run(how, func(t *testing.T) {
+			url := choiceSite(t)
+			j := attach(t, stillClock)
+			alloc, cancel := remote.NewAllocator(t.Context(), j.ServerURL())
+			defer cancel()
+			server, cancel := chromedp.NewContext(alloc)
+			defer cancel()
+			tab := openTab(t)
+			navigate(t, tab, url+"/opener")
+			opener := chromedp.FromContext(tab).Target.TargetID
+			if err := chromedp.Do(tab, chromedp.MouseClickXY(50, 50)); err != nil {
+				t.Fatalf("clicking: %v", err)
+			}
+			popup := openedBy(t, opener, url+"/popup")
+			waitRecorded(t, j, "the popup", documentLoaded(url+"/popup"))
+			if obs := observe(t, j); obs.URL != url+"/opener" {
+				t.Fatalf("before any switch, active page = %s (%s), want the opener", obs.URL, obs.Active)
+			}
+			switchTo := func(id target.ID) {
+				t.Helper()
+				var err error
+				switch how {
+				case "Target.activateTarget":
+					_, err = chromedp.CallBrowser(server, target.ActivateTarget, target.ActivateTargetParams{TargetID: id})
+				case "Page.bringToFront":
+					front, cancel := chromedp.NewContext(server, chromedp.WithTargetID(id), chromedp.WithDetachOnCancel())
+					defer cancel()
+					_, err = chromedp.Call(front, page.BringToFront, cdp.Empty{})
+				case "/json/activate":
+					var resp *http.Response
+					if resp, err = http.Get(j.ServerURL() + "/json/activate/" + string(id)); err == nil {
+						resp.Body.Close()
+					}
+				}
+				if err != nil {
+					t.Fatalf("switching to %s by %s: %v", id, how, err)
+				}
+			}
+			switchTo(popup)
+			if obs := observe(t, j); obs.URL != url+"/popup" || !strings.Contains(obs.Active, "front") {
+				t.Errorf("after the server switched to the popup, active page = %s (%s), want the popup, brought to the front", obs.URL, obs.Active)
+			}
+			switchTo(opener)
+			if obs := observe(t, j); obs.URL != url+"/opener" {
+				t.Errorf("after the server switched back, active page = %s (%s), want the opener", obs.URL, obs.Active)
 			}
 		})
 	}

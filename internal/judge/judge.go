@@ -162,6 +162,11 @@ type Judge struct {
 	// pagesChanged is closed and replaced whenever a page is added or a
 	// target is destroyed.
 	pagesChanged chan struct{}
+	// relay is the tool server's way to the browser, and fronted when
+	// the server last brought each page to the front through it
+	// (relay.go).
+	relay   *relay
+	fronted map[target.ID]time.Time
 
 	closeOnce sync.Once
 	closeErr  error
@@ -244,12 +249,21 @@ func Attach(ctx context.Context, browserURL string, opts Options) (*Judge, error
 		workers:      make(map[target.SessionID]target.ID),
 		gone:         make(map[target.ID]bool),
 		pagesChanged: make(chan struct{}),
+		fronted:      make(map[target.ID]time.Time),
 	}
-	var err error
+	endpoint, err := cdpconn.Endpoint(browserURL)
+	if err != nil {
+		stopBg()
+		return nil, fmt.Errorf("judge: %w", err)
+	}
 	j.conn, err = cdpconn.Dial(ctx, browserURL, j.handle)
 	if err != nil {
 		stopBg()
 		return nil, fmt.Errorf("judge: %w", err)
+	}
+	if j.relay, err = startRelay(endpoint, j.front); err != nil {
+		stopBg()
+		return nil, errors.Join(fmt.Errorf("judge: %w", err), j.conn.Close())
 	}
 	j.conn.Listen()
 	if err := j.follow(ctx); err != nil {
@@ -368,12 +382,27 @@ func (j *Judge) MarkToolCall() {
 func (j *Judge) Close() error {
 	j.closeOnce.Do(func() {
 		j.stopBg()
+		if err := j.relay.close(); err != nil {
+			j.closeErr = fmt.Errorf("judge: closing the tool server's relay: %w", err)
+		}
 		if err := j.conn.Close(); err != nil && !errors.Is(err, net.ErrClosed) {
-			j.closeErr = fmt.Errorf("judge: closing the connection: %w", err)
+			j.closeErr = errors.Join(j.closeErr, fmt.Errorf("judge: closing the connection: %w", err))
 		}
 		j.preparing.Wait()
 	})
 	return j.closeErr
+}
+
+// ServerURL is the DevTools endpoint the task's tool server is given: the
+// browser's, through the judge, which sees there which page the server
+// brings to the front (relay.go).
+func (j *Judge) ServerURL() string { return j.relay.url() }
+
+// front records that the tool server brought page id to the front.
+func (j *Judge) front(id target.ID) {
+	j.mu.Lock()
+	j.fronted[id] = time.Now()
+	j.mu.Unlock()
 }
 
 // handle receives every event, on the connection's reading goroutine. It

@@ -214,27 +214,25 @@ func (j *Judge) capture(ctx context.Context, want Want, shot bool) (contract.Obs
 			done <- nil
 		}()
 	}
-	results, err := j.read(ctx, active, want.Queries, nil)
-	if screenshot != nil {
-		serr := <-screenshot
-		if errors.Is(serr, errNoFrame) {
-			paints, serr = false, nil
+	// The queries run while the screenshot is taken; the pixels confirm
+	// what the rules found once it is: looking at the words may scroll
+	// the page. A page that paints nothing leaves the rules to decide
+	// alone.
+	results, err := j.see(ctx, active, want.Queries, func() (bool, error) {
+		if screenshot == nil {
+			return paints, nil
 		}
-		err = errors.Join(err, serr)
-	}
+		if err := <-screenshot; errors.Is(err, errNoFrame) {
+			return false, nil
+		} else if err != nil {
+			return false, err
+		}
+		return paints, nil
+	})
 	if err != nil {
 		return contract.Observation{}, err
 	}
-	// The pixels confirm what the rules found once the screenshot is
-	// taken: looking at the words may scroll the page. A page that paints
-	// nothing leaves the rules to decide alone.
-	if paints {
-		if results, err = j.confirm(ctx, active, want.Queries, results); err != nil {
-			return contract.Observation{}, fmt.Errorf("looking at %s: %w", active.state.URL, err)
-		}
-	}
-	elements := j.elements(want.Queries, results)
-	obs.Elements = elements
+	obs.Elements = j.elements(want.Queries, results)
 	j.mu.Lock()
 	obs.Network = j.rec.network(func(id target.ID) bool {
 		p := j.pages[id]

@@ -27,6 +27,7 @@ type pageView struct {
 		MutatedAt    float64 `json:"mutatedAt"`
 		AttendedAt   float64 `json:"attendedAt"`
 		ShownAt      float64 `json:"shownAt"`
+		Skipped      int     `json:"skipped"`
 		WatchedSince float64 `json:"watchedSince"`
 		Now          float64 `json:"now"`
 	}
@@ -182,6 +183,7 @@ func (j *Judge) view(ctx context.Context, p *pageState) (*pageView, error) {
 		v.consider(p.openedAt, signOpened)
 	}
 	v.consider(p.navigatedAt, signNavigated)
+	v.consider(j.fronted[p.id], signShown)
 	j.mu.Unlock()
 	v.consider(wallTime(v.state.AttendedAt), signInput)
 	v.consider(wallTime(v.state.ShownAt), signShown)

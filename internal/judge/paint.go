@@ -9,6 +9,7 @@ import (
 	"image/draw"
 	"image/png"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/chromedp/cdproto/page"
@@ -333,6 +334,44 @@ func absDiff(a, b uint8) int {
 		return int(a - b)
 	}
 	return int(b - a)
+}
+
+// see reads queries on v by the rules and, where the page paints,
+// confirms by pixels what they found. Content the page skips until it is
+// near the viewport (content-visibility: auto) is rendered first, as it
+// is when a person scrolls near it, and skipped again after (paint.js
+// reveal, conceal): at once when the browser reported some (page_state's
+// skipped), and otherwise when the rules did not see text inside it.
+// ready is called before anything changes what the page shows, and says
+// whether the page paints.
+func (j *Judge) see(ctx context.Context, v *pageView, queries []contract.Query, ready func() (paints bool, err error)) (results []queryResult, err error) {
+	skips := v.state.Skipped > 0
+	if !skips {
+		results, err = j.read(ctx, v, queries, nil)
+	}
+	paints, rerr := ready()
+	if err = errors.Join(err, rerr); err != nil {
+		return nil, err
+	}
+	if skips || slices.ContainsFunc(results, func(r queryResult) bool { return r.Skips }) {
+		if err := j.paint(ctx, v, "reveal", nil, nil); err != nil {
+			return nil, err
+		}
+		defer func() {
+			if cerr := j.paint(ctx, v, "conceal", nil, nil); cerr != nil && err == nil {
+				err = fmt.Errorf("skipping again what the judge rendered: %w", cerr)
+			}
+		}()
+		if results, err = j.read(ctx, v, queries, nil); err != nil {
+			return nil, err
+		}
+	}
+	if paints {
+		if results, err = j.confirm(ctx, v, queries, results); err != nil {
+			return nil, fmt.Errorf("looking at %s: %w", v.state.URL, err)
+		}
+	}
+	return results, nil
 }
 
 // paint calls paint.js's operation op with arg in the judge's world of v,

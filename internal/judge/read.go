@@ -24,6 +24,7 @@ type queryResult struct {
 	Texts  []string `json:"texts"`
 	Cut    bool     `json:"cut"`
 	Found  [][3]any `json:"found"`
+	Skips  bool     `json:"skips"`
 	Error  *string  `json:"error"`
 	// hits is Found decoded.
 	hits []hit

@@ -116,14 +116,9 @@ func (j *Judge) readOwn(ctx context.Context, p *pageState, queries []contract.Qu
 		return contract.PageReading{}, err
 	}
 	reading := contract.PageReading{URL: v.state.URL, Title: v.state.Title}
-	results, err := j.read(ctx, v, queries, nil)
+	results, err := j.see(ctx, v, queries, func() (bool, error) { return v.state.Visibility == "visible", nil })
 	if err != nil {
 		return reading, err
-	}
-	if v.state.Visibility == "visible" {
-		if results, err = j.confirm(ctx, v, queries, results); err != nil {
-			return reading, fmt.Errorf("looking at %s: %w", v.state.URL, err)
-		}
 	}
 	reading.Elements = j.elements(queries, results)
 	return reading, nil

@@ -3,7 +3,6 @@ package runner_test
 import (
 	"context"
 	"fmt"
-	"net/url"
 	"sync"
 	"syscall"
 	"testing"
@@ -29,7 +28,7 @@ func TestAbortCutsTheJudgeShort(t *testing.T) {
 	var current string
 	cfg.Server.Start = func(ctx context.Context, browserURL, browserContext, workDir string) (mcp.Transport, error) {
 		mu.Lock()
-		current = browserURL
+		current = browserOf(t, browserURL)
 		mu.Unlock()
 		return inProcessServer(ctx, browserURL, browserContext, workDir)
 	}
@@ -43,14 +42,10 @@ func TestAbortCutsTheJudgeShort(t *testing.T) {
 			return
 		}
 		mu.Lock()
-		u, err := url.Parse(current)
+		browser := current
 		mu.Unlock()
-		if err != nil {
-			stopErr = err
-			return
-		}
 		var pid int
-		if pid, stopErr = browserPID(u.Port()); stopErr == nil {
+		if pid, stopErr = browserPID(browser); stopErr == nil {
 			stopErr = syscall.Kill(pid, syscall.SIGSTOP)
 		}
 		interrupt()

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -13,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"contractbench/internal/agent/agenttest"
+	"contractbench/internal/cdpconn"
 	"contractbench/internal/llm"
 	"contractbench/internal/report"
 	"contractbench/internal/runner"
@@ -65,8 +67,9 @@ type contexts struct {
 func (c *contexts) start(tb testing.TB, next runner.ServerFunc) runner.ServerFunc {
 	c.browsers, c.seen = map[string]int{}, map[string]bool{}
 	return func(ctx context.Context, browserURL, browserContext, workDir string) (mcp.Transport, error) {
+		browser := browserOf(tb, browserURL)
 		c.mu.Lock()
-		c.browsers[browserURL]++
+		c.browsers[browser]++
 		if browserContext == "" || c.seen[browserContext] {
 			c.dup = append(c.dup, browserContext)
 		}
@@ -186,4 +189,22 @@ func TestNewPlanRefusesBrowsers(t *testing.T) {
 			}
 		})
 	}
+}
+
+// browserOf names the browser behind a DevTools endpoint (the task's
+// server is given the judge's relay to it): the path of its browser
+// WebSocket, /devtools/browser/<id>, which is the browser's own.
+func browserOf(tb testing.TB, endpoint string) string {
+	tb.Helper()
+	v, err := cdpconn.FetchVersion(tb.Context(), endpoint)
+	if err != nil {
+		tb.Errorf("reading %s/json/version: %v", endpoint, err)
+		return endpoint
+	}
+	u, err := url.Parse(v.WebSocketDebuggerURL)
+	if err != nil {
+		tb.Errorf("the browser's WebSocket %q: %v", v.WebSocketDebuggerURL, err)
+		return endpoint
+	}
+	return u.Path
 }

@@ -45,7 +45,8 @@ const (
 )
 
 // ServerFunc starts the MCP tool server for one task, pointed at the
-// browser's DevTools endpoint and, when the task has one in a browser it
+// browser's DevTools endpoint (through the judge, Judge.ServerURL) and,
+// when the task has one in a browser it
 // shares with the worker's other tasks, its browser context (empty when
 // the task has the browser to itself), and returns the transport to reach
 // it.

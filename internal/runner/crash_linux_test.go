@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -49,7 +48,7 @@ func testBrowserCrash(t *testing.T, iso runner.Isolate) {
 	browsers := map[string]string{}
 	cfg.Server.Start = func(ctx context.Context, browserURL, browserContext, workDir string) (mcp.Transport, error) {
 		mu.Lock()
-		current = browserURL
+		current = browserOf(t, browserURL)
 		mu.Unlock()
 		return inProcessServer(ctx, browserURL, browserContext, workDir)
 	}
@@ -92,16 +91,10 @@ func testBrowserCrash(t *testing.T, iso runner.Isolate) {
 	}
 }
 
-// killBrowser sends SIGKILL to the Chromium serving DevTools at browserURL,
-// as a crash would end it, and waits until it has been reaped. Launched
-// browsers are children of this process; the one meant is the child whose
-// profile's DevToolsActivePort names the endpoint's port.
-func killBrowser(browserURL string) error {
-	u, err := url.Parse(browserURL)
-	if err != nil {
-		return err
-	}
-	pid, err := browserPID(u.Port())
+// killBrowser sends SIGKILL to the Chromium browserOf named, as a crash
+// would end it, and waits until it has been reaped.
+func killBrowser(browser string) error {
+	pid, err := browserPID(browser)
 	if err != nil {
 		return err
 	}
@@ -116,7 +109,10 @@ func killBrowser(browserURL string) error {
 	return fmt.Errorf("chromium %d still exists 10s after SIGKILL", pid)
 }
 
-func browserPID(port string) (int, error) {
+// browserPID finds the Chromium browserOf named. Launched browsers are
+// children of this process; the one meant is the child whose profile's
+// DevToolsActivePort names the same browser WebSocket.
+func browserPID(browser string) (int, error) {
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
 		return 0, err
@@ -136,12 +132,12 @@ func browserPID(port string) (int, error) {
 				continue
 			}
 			data, err := os.ReadFile(filepath.Join(dir, "DevToolsActivePort"))
-			if err == nil && strings.TrimSpace(strings.SplitN(string(data), "\n", 2)[0]) == port {
+			if lines := strings.SplitN(string(data), "\n", 3); err == nil && len(lines) > 1 && strings.TrimSpace(lines[1]) == browser {
 				return pid, nil
 			}
 		}
 	}
-	return 0, fmt.Errorf("no child process serves DevTools on port %s", port)
+	return 0, fmt.Errorf("no child process serves DevTools as %s", browser)
 }
 
 // parentOf returns the parent pid of pid from /proc/<pid>/stat, or -1.

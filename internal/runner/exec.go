@@ -48,7 +48,7 @@ func (r *taskRun) runExec(ctx context.Context, session *mcpclient.Session, budge
 		BeforeCall:  r.beforeCall,
 	}
 	if x.CDP {
-		opts.CDPURL = r.browser.URL()
+		opts.CDPURL = r.judge.ServerURL()
 	}
 	return agent.RunExec(ctx, session, opts)
 }

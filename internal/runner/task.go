@@ -280,7 +280,9 @@ func (r *taskRun) setUp(ctx context.Context) error {
 	// The server lives until the task's cleanup closes it, past the
 	// task's own deadline (the judge grades first); only an abort kills
 	// it early.
-	transport, err := r.cfg.Server.Start(r.abort, r.browser.URL(), string(r.context.id), workDir)
+	// The server reaches the browser through the judge, which sees there
+	// the pages the server brings to the front.
+	transport, err := r.cfg.Server.Start(r.abort, r.judge.ServerURL(), string(r.context.id), workDir)
 	if err != nil {
 		return &harnessError{"tool server", err}
 	}

@@ -37,11 +37,15 @@ var choicePages = map[string]string{
 //     and goes on reading its own page, never touching the popup;
 //   - into a popup and back: the agent switches to the popup with the
 //     server's tab tool, reads it, and switches back;
-//   - into a new tab and back: the same with the tab a link opened.
+//   - into a new tab and back: the same with the tab a link opened;
+//   - into a popup, to read there: the agent switches to the popup and
+//     stays, reading: the popup is graded.
 //
 // A switch between windows shows in neither page in headless Chromium, and
 // the popup gets focus from the browser when it opens: the judge must not
-// take the popup for the agent's page because the agent looked at it.
+// take the popup for the agent's page because the page opened it, nor
+// miss the switch the agent's server made (the judge sees the server ask
+// for it, on the server's way to the browser).
 //
 // Each case has a browser of its own (the peers list every tab of the
 // browser) and serves its pages on loopback.
@@ -50,16 +54,8 @@ var choicePages = map[string]string{
 func TestJudgeGradesThePageTheAgentChose(t *testing.T) {
 	set := loadServers(t)
 	self := buildSelf(t)
-	mux := http.NewServeMux()
-	for path, body := range choicePages {
-		mux.HandleFunc(path, func(w http.ResponseWriter, _ *http.Request) {
-			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			fmt.Fprint(w, body)
-		})
-	}
-	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
-	opener, popup, tab := srv.URL+"/opener", srv.URL+"/popup", srv.URL+"/tab"
+	base := servePages(t, choicePages)
+	opener, popup, tab := base+"/opener", base+"/popup", base+"/tab"
 
 	for _, name := range set.Names() {
 		p, err := set.Get(name)
@@ -87,6 +83,15 @@ func TestJudgeGradesThePageTheAgentChose(t *testing.T) {
 				a.do(ActRead, nil)
 				a.wantGraded(opener)
 			})
+			t.Run("into a popup, to read there", func(t *testing.T) {
+				a := startChoice(t, p, self)
+				a.do(ActNavigate, map[string]any{"{url}": opener})
+				a.click("button", "Open popup")
+				a.waitFor(popup)
+				a.switchTo(2, popup)
+				a.do(ActRead, nil)
+				a.wantGraded(popup)
+			})
 			t.Run("into a new tab and back", func(t *testing.T) {
 				a := startChoice(t, p, self)
 				a.do(ActNavigate, map[string]any{"{url}": opener})
@@ -100,6 +105,22 @@ func TestJudgeGradesThePageTheAgentChose(t *testing.T) {
 			})
 		})
 	}
+}
+
+// servePages serves each path's HTML on loopback until the test ends, and
+// returns the address.
+func servePages(t *testing.T, pages map[string]string) string {
+	t.Helper()
+	mux := http.NewServeMux()
+	for path, body := range pages {
+		mux.HandleFunc(path, func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			fmt.Fprint(w, body)
+		})
+	}
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv.URL
 }
 
 // choiceAgent plays the agent on one server, in a browser of its own with a
@@ -128,7 +149,8 @@ func startChoice(t *testing.T, p *Profile, self string) *choiceAgent {
 		t.Fatalf("judge: %v", err)
 	}
 	t.Cleanup(func() { j.Close() })
-	sess := startServer(t, ctx, p, b.URL(), self)
+	// The server reaches the browser through the judge, as in a run.
+	sess := startServer(t, ctx, p, j.ServerURL(), self)
 	return &choiceAgent{t: t, ctx: ctx, p: p, sess: sess, j: j, browser: b.URL()}
 }
 

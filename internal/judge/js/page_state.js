@@ -1,9 +1,11 @@
 // page_state.js returns {visibility, url, title, ready, mutatedAt,
-// attendedAt, shownAt, watchedSince, now} for the document it runs in:
+// attendedAt, shownAt, skipped, watchedSince, now} for the document it
+// runs in:
 // document.visibilityState ("visible" for the tab in front of its window,
 // "hidden" for the others), location.href, document.title,
 // document.readyState, and what js/watch.js recorded (installing it if the
-// document predates the judge), with the current wall-clock time.
+// document predates the judge; skipped is how many elements it holds),
+// with the current wall-clock time.
 //
 // The judge evaluates it in its own isolated world, where the page's
 // scripts cannot replace the DOM methods and getters it reads.
@@ -17,6 +19,7 @@
     mutatedAt: w.mutatedAt,
     attendedAt: w.attendedAt,
     shownAt: w.shownAt,
+    skipped: w.skipped ? w.skipped.size : 0,
     watchedSince: w.since,
     now: performance.timeOrigin + performance.now(),
   };

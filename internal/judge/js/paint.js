@@ -24,12 +24,24 @@
 //          element found by its place in the tree: the page's DOM is not
 //          changed.
 //   restore: restores the ink and every scroll position locate changed.
+//   reveal: renders the content the browser skips until it is near the
+//          viewport (content-visibility: auto: the elements watch.js
+//          records as skipped, those query.js last kept, and every such
+//          element inside them) as it
+//          renders it when a person scrolls near: a style sheet the tree
+//          adopts gives each content-visibility: visible. Content hidden
+//          until a person acts (content-visibility: hidden, so
+//          hidden=until-found, a closed <details>) stays hidden. Returns
+//          how many elements it rendered.
+//   conceal: skips again what reveal rendered, and puts back in place
+//          what was in the middle of the viewport and the scroll
+//          positions of the boxes around what it rendered.
 function (op, arg) {
   //include: lib/tree.js lib/colour.js lib/shapes.js lib/text.js
   const doc = document;
   const view = doc.defaultView;
   const reg = globalThis.__contractbenchJudge || (globalThis.__contractbenchJudge = { nodes: [], ids: new Map() });
-  const state = reg.paint || (reg.paint = { scrolled: new Map(), adopted: new Map() });
+  const state = reg.paint || (reg.paint = { scrolled: new Map(), adopted: new Map(), inked: new Map(), revealed: new Map(), anchored: new Map() });
   const NAME = 'contractbench-judge';
   const WORD = /\S+/g;
   const SVG = 'http://www.w3.org/2000/svg';
@@ -209,24 +221,107 @@ function (op, arg) {
       }
     }
     if (ranges.length > 0) CSS.highlights.set(NAME, new Highlight(...ranges));
+    adopt(rules, state.inked);
+  };
+  const show = () => {
+    CSS.highlights.delete(NAME);
+    unadopt(state.inked);
+  };
+
+  // The judge's style sheets follow a tree's own: kind (state.inked or
+  // state.revealed) holds one per tree, made of rules (tree -> [rule]).
+  const compose = (tree) => {
+    const extra = [state.revealed.get(tree), state.inked.get(tree)].filter(Boolean);
+    tree.adoptedStyleSheets = [...state.adopted.get(tree), ...extra];
+    if (extra.length === 0) state.adopted.delete(tree);
+  };
+  const adopt = (rules, kind) => {
     for (const [tree, list] of rules) {
       const sheet = new CSSStyleSheet();
       for (const rule of new Set(list)) {
         try {
           sheet.insertRule(rule, sheet.cssRules.length);
         } catch (e) {
-          // A rule the page's tree cannot hold hides nothing.
+          // A rule the page's tree cannot hold changes nothing.
         }
       }
       // adoptedStyleSheets is a live array: keep a copy of what it held.
       if (!state.adopted.has(tree)) state.adopted.set(tree, Array.from(tree.adoptedStyleSheets));
-      tree.adoptedStyleSheets = [...state.adopted.get(tree), sheet];
+      kind.set(tree, sheet);
+      compose(tree);
     }
   };
-  const show = () => {
-    CSS.highlights.delete(NAME);
-    for (const [tree, sheets] of state.adopted) tree.adoptedStyleSheets = sheets;
-    state.adopted.clear();
+  const unadopt = (kind) => {
+    const trees = Array.from(kind.keys());
+    kind.clear();
+    trees.forEach(compose);
+  };
+
+  // The elements reveal renders: those watch.js records as skipped, and
+  // every element with content-visibility: auto inside them (the browser
+  // decides nothing about those until their container is rendered).
+  const skippedIn = (roots) => {
+    const out = [];
+    const todo = roots.slice();
+    const seen = new Set();
+    while (todo.length > 0) {
+      const node = todo.pop();
+      if (node.nodeType !== 1 || seen.has(node)) continue;
+      seen.add(node);
+      if (view.getComputedStyle(node).contentVisibility === 'auto') out.push(node);
+      for (const c of flatChildren(node)) todo.push(c);
+    }
+    return out;
+  };
+  const reveal = () => {
+    const watch = globalThis.__contractbenchWatch;
+    const roots = [...(watch && watch.skipped ? watch.skipped : []), ...(reg.skipping || [])].filter(alive);
+    const els = skippedIn(roots);
+    if (els.length === 0) return 0;
+    // Rendering what was skipped changes the size of boxes (and the size
+    // the browser remembers for them, contain-intrinsic-size: auto), and
+    // scroll anchoring moves the page and the boxes around them to keep
+    // what is in view in place, or fails to: conceal puts back in place
+    // what was in the middle of the viewport, and the boxes' scroll
+    // positions.
+    const keep = (key, left, top) => {
+      if (!state.anchored.has(key)) state.anchored.set(key, [left, top]);
+    };
+    if (!state.anchor) {
+      const el = doc.elementFromPoint(view.innerWidth / 2, view.innerHeight / 2);
+      if (el && el !== doc.documentElement && el !== doc.body) {
+        const r = el.getBoundingClientRect();
+        state.anchor = { el, at: [r.left, r.top] };
+      } else {
+        keep(view, view.scrollX, view.scrollY);
+      }
+    }
+    for (const root of roots) {
+      for (let e = flatParentElement(root); e; e = flatParentElement(e)) {
+        if (e.scrollTop !== 0 || e.scrollLeft !== 0) keep(e, e.scrollLeft, e.scrollTop);
+      }
+    }
+    const rules = new Map();
+    for (const el of els) {
+      const at = placeOf(el);
+      if (!at) continue;
+      if (!rules.has(at.tree)) rules.set(at.tree, []);
+      rules.get(at.tree).push(at.selector + ' { content-visibility: visible !important; }');
+    }
+    adopt(rules, state.revealed);
+    return els.length;
+  };
+  const conceal = () => {
+    unadopt(state.revealed);
+    for (const [key, [left, top]] of state.anchored) key.scrollTo({ left, top, behavior: 'instant' });
+    state.anchored.clear();
+    const a = state.anchor;
+    state.anchor = null;
+    if (a && alive(a.el)) {
+      const r = a.el.getBoundingClientRect();
+      view.scrollBy({ left: r.left - a.at[0], top: r.top - a.at[1], behavior: 'instant' });
+    }
+    return true;
   };
 
   switch (op) {
@@ -264,6 +359,10 @@ function (op, arg) {
       show();
       if (arg.hide) hide(arg.words);
       return true;
+    case 'reveal':
+      return reveal();
+    case 'conceal':
+      return conceal();
     case 'restore':
       show();
       for (const [key, [left, top]] of state.scrolled) key.scrollTo({ left, top, behavior: 'instant' });

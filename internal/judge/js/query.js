@@ -17,6 +17,11 @@
 //           read from, [node, start, end) of a text node's data or
 //           [element, -1 | -2, 0] for its ::before or ::after, nodes
 //           numbered in globalThis.__contractbenchJudge for paint.js;
+//   skips   true when text of a match was not seen whole inside an
+//           element with content-visibility: auto, which the browser may
+//           be skipping because it is far from the viewport: such
+//           elements are kept for paint.js's reveal, and the judge reads
+//           again once they are rendered;
 //   error   the message of the exception an invalid selector throws.
 //
 // A selector matches in the document and in every open shadow root, in
@@ -108,6 +113,8 @@ function (queries, maxTexts, maxChars, minTextPx, rejected) {
   const designMode = doc.designMode === 'on';
   // An empty list, shared.
   const NONE = [];
+  // The elements with content-visibility: auto around text not seen.
+  const skipping = new Set();
 
   //include: query/draw.js query/clip.js query/ink.js query/cover.js query/words.js
 
@@ -139,7 +146,7 @@ function (queries, maxTexts, maxChars, minTextPx, rejected) {
     return order;
   };
 
-  return queries.map(({ selector, contains }) => {
+  const results = queries.map(({ selector, contains }) => {
     let found = [];
     try {
       for (const r of roots) found.push(...r.querySelectorAll(selector));
@@ -185,6 +192,8 @@ function (queries, maxTexts, maxChars, minTextPx, rejected) {
         });
       }
     }
-    return { count, hidden, texts, cut: wasCut, found: hits };
+    return { count, hidden, texts, cut: wasCut, found: hits, skips: skipping.size > 0 };
   });
+  reg.skipping = skipping;
+  return results;
 }

@@ -14,13 +14,17 @@
 //               that to itself, the agent's tool server can
 //               (Target.activateTarget, Page.bringToFront), and so can
 //               closing the tab in front of it;
+//   skipped     the elements with content-visibility: auto whose content
+//               the browser skips because it is far from the viewport, as
+//               the browser reports them (contentvisibilityautostatechange:
+//               at the start and at each change);
 //   since       when watching started.
 // Times are on the wall clock in milliseconds (performance.timeOrigin +
 // performance.now()), comparable across pages.
 (() => {
   if (globalThis.__contractbenchWatch) return;
   const now = () => performance.timeOrigin + performance.now();
-  const w = { since: now(), mutatedAt: now(), attendedAt: 0, shownAt: 0 };
+  const w = { since: now(), mutatedAt: now(), attendedAt: 0, shownAt: 0, skipped: new Set() };
   globalThis.__contractbenchWatch = w;
   new MutationObserver(() => {
     w.mutatedAt = now();
@@ -33,5 +37,10 @@
   }
   addEventListener('visibilitychange', (e) => {
     if (e.isTrusted && document.visibilityState === 'visible') w.shownAt = now();
+  }, { capture: true, passive: true });
+  addEventListener('contentvisibilityautostatechange', (e) => {
+    if (!e.isTrusted) return;
+    if (e.skipped) w.skipped.add(e.target);
+    else w.skipped.delete(e.target);
   }, { capture: true, passive: true });
 })();

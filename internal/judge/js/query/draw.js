@@ -40,6 +40,15 @@ const alpha = once((el) => {
   return ownAlpha(el) * (p ? alpha(p) : 1);
 });
 
+// autoOf is the nearest of el and its ancestors with content-visibility:
+// auto, or null: the browser skips what such an element holds while it
+// is far from the viewport.
+const autoOf = once((el) => {
+  if (!el) return null;
+  if (style(el).contentVisibility === 'auto') return el;
+  return autoOf(flatParentElement(el));
+});
+
 // rendered: the element has a box that is not hidden by display,
 // visibility, opacity (down to minAlpha) or content-visibility. An
 // element with display:contents has no box; its children decide.

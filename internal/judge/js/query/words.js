@@ -10,6 +10,15 @@ const range = doc.createRange();
 const WORD = /\S+/g;
 const SPACE = [{ s: ' ' }];
 const seenText = (node, el) => {
+  const segs = seenTextOf(node, el);
+  // Text not seen whole where the browser may be skipping what it holds
+  // until it is near the viewport: read again once it is rendered.
+  if (autoOf(el) && !(segs.length === 1 && segs[0].node) && segs !== SPACE) {
+    for (let a = autoOf(el); a; a = autoOf(flatParentElement(a))) skipping.add(a);
+  }
+  return segs;
+};
+const seenTextOf = (node, el) => {
   const data = node.data;
   if (!/[^\s]/.test(data)) return data ? SPACE : NONE;
   if (!isRendered(el) || style(el).visibility !== 'visible' || noInk(el) || blurred(el)) return NONE;
