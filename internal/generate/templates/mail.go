@@ -857,7 +857,8 @@ func drawMailRecall(r *rand.Rand) generate.Instance {
 		StartURL:    mailURL("/"),
 		Contract: contract.Postconditions{
 			generate.NoWrite(mailHost),
-			&contract.And{Children: []contract.Clause{generate.URLIs(mailMsgPath(m.ID)), generate.Text("#recall-note", "cannot be recalled")}},
+			generate.URLIs(mailMsgPath(m.ID)),
+			generate.Text("#recall-note", "cannot be recalled"),
 		},
 		Reference: append(slices.Clone(open), mailOpen(m), generate.Read()),
 		Controls: []generate.Control{
