@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,8 +21,12 @@ type mail struct {
 	msgs    []*mailMsg // newest first
 	labels  []mailLabel
 	consent string // "", accept or reject
-	flash   string // shown once by the next page
 	nextID  int
+	// deletedLabels are the names of the labels deleted, by slug, and
+	// emptied the number of messages each Empty Trash deleted: what the
+	// notices of those writes say.
+	deletedLabels map[string]string
+	emptied       []int
 	// uploads are the names of the files uploaded in this attempt.
 	uploads    []string
 	nextUpload int
@@ -40,7 +45,7 @@ type mailUndo struct {
 
 func newMail(fallback http.Handler) http.Handler {
 	m := &mail{site: newSite("mail", fallback, nil), msgs: mailSeed(), labels: slices.Clone(mailLabelsSeed),
-		nextID: mailFirstNew, nextUpload: 1, nextUndo: 1}
+		nextID: mailFirstNew, nextUpload: 1, nextUndo: 1, deletedLabels: map[string]string{}}
 	m.handle("GET /{$}", func(w http.ResponseWriter, r *http.Request) { m.folder(w, r, fInbox) })
 	m.handle("GET /folder/{name}", func(w http.ResponseWriter, r *http.Request) { m.folder(w, r, r.PathValue("name")) })
 	m.handle("GET /label/{slug}", m.labelPage)
@@ -103,8 +108,7 @@ type mailCompose struct {
 }
 
 func (m *mail) page(title, active string) *mailPage {
-	p := &mailPage{Title: title, Banner: m.consent == "", Active: active, Flash: m.flash}
-	m.flash = ""
+	p := &mailPage{Title: title, Banner: m.consent == "", Active: active}
 	counts := map[string]int{}
 	starred := 0
 	for _, x := range m.msgs {
@@ -186,8 +190,11 @@ func (m *mail) folder(w http.ResponseWriter, r *http.Request, name string) {
 	p := m.page(title, name)
 	p.Empty = "No messages in " + title + "."
 	p.CanEmpty = name == fTrash && len(rows) > 0
-	if name == fShared {
-		p.Flash = strings.TrimSpace(p.Flash + " Accounts (shared) is a read-only shared mailbox: you can read and forward its messages, but not archive, delete, star or label them.")
+	switch n, err := strconv.Atoi(r.URL.Query().Get("emptied")); {
+	case name == fShared:
+		p.Flash = "Accounts (shared) is a read-only shared mailbox: you can read and forward its messages, but not archive, delete, star or label them."
+	case name == fTrash && err == nil && len(rows) == 0 && slices.Contains(m.emptied, n):
+		p.Flash = fmt.Sprintf("Trash emptied: %d messages deleted for good.", n)
 	}
 	m.list(w, r, p, rows)
 }
@@ -249,8 +256,7 @@ func (m *mail) messagePage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := m.page(x.Subject, x.Folder)
-	p.Msg = x
-	x.Unread = false
+	p.Msg, p.Flash = x, m.messageNotice(x, r.URL.Query())
 	for _, y := range m.msgs {
 		if x.Thread > 0 && y.Thread == x.Thread && y != x {
 			p.Thread = append(p.Thread, y)
@@ -268,6 +274,46 @@ func (m *mail) messagePage(w http.ResponseWriter, r *http.Request) {
 		p.Toast = &mailToast{Token: t, Text: "Message sent."}
 	}
 	m.render(w, http.StatusOK, "message", p)
+}
+
+// The notices of the writes are carried by the URL each write redirects
+// to, and each shows only while what it says is so: a visit never changes
+// the mailbox (it does not even mark a message read), a reload shows the
+// same page, and a URL typed without the write confirms nothing.
+
+// messageNotice is the notice a message's page shows for the query q of
+// its URL, or "".
+func (m *mail) messageNotice(x *mailMsg, q url.Values) string {
+	switch {
+	case q.Get("starred") == "1" && x.Starred:
+		return "Message starred."
+	case q.Get("starred") == "0" && !x.Starred:
+		return "Star removed."
+	case q.Has("labelled") && slices.Contains(x.Labels, q.Get("labelled")):
+		return "Label “" + m.labelName(q.Get("labelled")) + "” applied."
+	case q.Has("unlabelled") && m.labelName(q.Get("unlabelled")) != "" && !slices.Contains(x.Labels, q.Get("unlabelled")):
+		return "Label “" + m.labelName(q.Get("unlabelled")) + "” removed."
+	case q.Get("moved") == fInbox && x.Folder == fInbox:
+		return "Moved to Inbox."
+	case q.Get("undone") == fDrafts && x.Folder == fDrafts:
+		return "Sending undone: the message is back in Drafts."
+	case q.Has("undone") && q.Get("undone") == x.Folder:
+		return "Undone: the message is back in " + mailFolderNames[x.Folder] + "."
+	case q.Get("draft") == "saved" && x.Folder == fDrafts:
+		return "Draft saved. It has not been sent."
+	}
+	return ""
+}
+
+// labelsNotice is the notice the labels page shows for the query q.
+func (m *mail) labelsNotice(q url.Values) string {
+	if slug := q.Get("created"); slug != "" && m.labelName(slug) != "" {
+		return "Label “" + m.labelName(slug) + "” created."
+	}
+	if name, ok := m.deletedLabels[q.Get("deleted")]; ok && m.labelName(q.Get("deleted")) == "" {
+		return "The label “" + name + "” was deleted. Its messages were kept."
+	}
+	return ""
 }
 
 // listURL is the list a message's folder is shown in.
@@ -324,8 +370,7 @@ func (m *mail) act(w http.ResponseWriter, r *http.Request) {
 	case "star":
 		m.undo = nil
 		x.Starred = !x.Starred
-		m.flash = map[bool]string{true: "Message starred.", false: "Star removed."}[x.Starred]
-		seeOther(w, r, back)
+		seeOther(w, r, fmt.Sprintf("%s?starred=%d", back, map[bool]int{true: 1, false: 0}[x.Starred]))
 	case "labels":
 		slug, name := r.PostFormValue("label"), m.labelName(r.PostFormValue("label"))
 		if name == "" {
@@ -340,14 +385,14 @@ func (m *mail) act(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 			x.Labels = append(x.Labels, slug)
-			m.flash = "Label “" + name + "” applied."
+			back += "?labelled=" + url.QueryEscape(slug)
 		case "remove":
 			if !has {
 				conflict("The message does not have the label " + name + ".")
 				return
 			}
 			x.Labels = slices.DeleteFunc(x.Labels, func(s string) bool { return s == slug })
-			m.flash = "Label “" + name + "” removed."
+			back += "?unlabelled=" + url.QueryEscape(slug)
 		default:
 			m.refuse(w, http.StatusBadRequest, problem{Title: "Not done", Message: "Add or remove a label.", Back: back, BackText: "Back to the message"})
 			return
@@ -361,8 +406,7 @@ func (m *mail) act(w http.ResponseWriter, r *http.Request) {
 		}
 		m.undo = nil
 		x.Folder = fInbox
-		m.flash = "Moved to Inbox."
-		seeOther(w, r, back)
+		seeOther(w, r, back+"?moved=inbox")
 	default:
 		m.notFound(w, "action "+strconv.Quote(r.PathValue("action")))
 	}
@@ -376,15 +420,8 @@ func (m *mail) undoAction(w http.ResponseWriter, r *http.Request) {
 	}
 	u := m.undo
 	m.undo = nil
-	switch u.Kind {
-	case "sent":
-		u.Msg.Folder = fDrafts
-		m.flash = "Sending undone: the message is back in Drafts."
-	default:
-		u.Msg.Folder = u.From
-		m.flash = "Undone: the message is back in " + mailFolderNames[u.From] + "."
-	}
-	seeOther(w, r, fmt.Sprintf("/m/%d", u.Msg.ID))
+	u.Msg.Folder = u.From
+	seeOther(w, r, fmt.Sprintf("/m/%d?undone=%s", u.Msg.ID, u.From))
 }
 
 func quote(body string) string {
@@ -532,8 +569,7 @@ func (m *mail) send(w http.ResponseWriter, r *http.Request) {
 	if action == "draft" {
 		x.Folder = fDrafts
 		m.undo = nil
-		m.flash = "Draft saved. It has not been sent."
-		seeOther(w, r, fmt.Sprintf("/m/%d", x.ID))
+		seeOther(w, r, fmt.Sprintf("/m/%d?draft=saved", x.ID))
 		return
 	}
 	x.Folder = fSent
@@ -573,6 +609,7 @@ func (m *mail) attach(w http.ResponseWriter, r *http.Request) {
 
 func (m *mail) labelsPage(w http.ResponseWriter, r *http.Request) {
 	p := m.page("Labels", "labels")
+	p.Flash = m.labelsNotice(r.URL.Query())
 	for _, l := range m.labels {
 		n := 0
 		for _, x := range m.msgs {
@@ -614,8 +651,7 @@ func (m *mail) newLabel(w http.ResponseWriter, r *http.Request) {
 	}
 	m.undo = nil
 	m.labels = append(m.labels, mailLabel{Slug: slug, Name: name})
-	m.flash = "Label “" + name + "” created."
-	seeOther(w, r, "/labels")
+	seeOther(w, r, "/labels?created="+url.QueryEscape(slug))
 }
 
 func (m *mail) deleteLabel(w http.ResponseWriter, r *http.Request) {
@@ -630,8 +666,8 @@ func (m *mail) deleteLabel(w http.ResponseWriter, r *http.Request) {
 	for _, x := range m.msgs {
 		x.Labels = slices.DeleteFunc(x.Labels, func(s string) bool { return s == slug })
 	}
-	m.flash = "The label “" + name + "” was deleted. Its messages were kept."
-	seeOther(w, r, "/labels")
+	m.deletedLabels[slug] = name
+	seeOther(w, r, "/labels?deleted="+url.QueryEscape(slug))
 }
 
 func (m *mail) emptyTrash(w http.ResponseWriter, r *http.Request) {
@@ -642,8 +678,8 @@ func (m *mail) emptyTrash(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	m.undo = nil
-	m.flash = fmt.Sprintf("Trash emptied: %d messages deleted for good.", n-len(m.msgs))
-	seeOther(w, r, "/folder/trash")
+	m.emptied = append(m.emptied, n-len(m.msgs))
+	seeOther(w, r, fmt.Sprintf("/folder/trash?emptied=%d", n-len(m.msgs)))
 }
 
 // setConsent records the consent banner's answer. The banner's script

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -162,8 +163,8 @@ func TestMailForms(t *testing.T) {
 	}{
 		{"archive", "/m/" + id + "/archive", url.Values{}, 303, "/?undo=1", "/?undo=1", []string{"Message archived.", `name="token" value="1"`}},
 		{"delete", "/m/" + id + "/delete", url.Values{}, 303, "/?undo=1", "/m/" + id, []string{`id="msg-folder">Trash`}},
-		{"star", "/m/" + id + "/star", url.Values{}, 303, "/m/" + id, "/m/" + id, []string{"Message starred.", "Remove star"}},
-		{"apply a label", "/m/" + id + "/labels", url.Values{"action": {"add"}, "label": {"follow-up"}}, 303, "/m/" + id, "/m/" + id, []string{"Label “Follow up” applied.", `<span class="label">Follow up</span>`}},
+		{"star", "/m/" + id + "/star", url.Values{}, 303, "/m/" + id + "?starred=1", "/m/" + id + "?starred=1", []string{"Message starred.", "Remove star"}},
+		{"apply a label", "/m/" + id + "/labels", url.Values{"action": {"add"}, "label": {"follow-up"}}, 303, "/m/" + id + "?labelled=follow-up", "/m/" + id + "?labelled=follow-up", []string{"Label “Follow up” applied.", `<span class="label">Follow up</span>`}},
 		{"apply an unknown label", "/m/" + id + "/labels", url.Values{"action": {"add"}, "label": {"nope"}}, 422, "", "", nil},
 		{"remove a missing label", "/m/" + id + "/labels", url.Values{"action": {"remove"}, "label": {"studio"}}, 409, "", "", nil},
 		{"archive a shared message", fmt.Sprintf("/m/%d/archive", shared.ID), url.Values{}, 403, "", fmt.Sprintf("/m/%d", shared.ID), []string{"read-only shared mailbox"}},
@@ -171,16 +172,16 @@ func TestMailForms(t *testing.T) {
 		{"send", "/send", url.Values{"to": {"Dana Whitfield <dana.whitfield@kilnworks.test>"}, "subject": {"Clay"}, "body": {"Hello"}, "action": {"send"}},
 			303, "/m/3001?undo=1", "/m/3001?undo=1", []string{"Message sent.", `id="msg-folder">Sent`, "dana.whitfield@kilnworks.test"}},
 		{"save a draft", "/send", url.Values{"to": {"Tomas Berg <tomas@bergaccounts.test>"}, "subject": {"Receipts"}, "body": {"x"}, "action": {"draft"}},
-			303, "/m/3001", "/m/3001", []string{"Draft saved.", `id="msg-folder">Drafts`}},
+			303, "/m/3001?draft=saved", "/m/3001?draft=saved", []string{"Draft saved.", `id="msg-folder">Drafts`}},
 		{"send to nobody", "/send", url.Values{"to": {"Dana"}, "subject": {"x"}, "action": {"send"}}, 422, "", "", nil},
 		{"send to a bouncing address", "/send", url.Values{"to": {"Greta Voss <greta@oldmill-market.test>"}, "subject": {"x"}, "action": {"send"}}, 422, "", "", nil},
 		{"send an attachment never uploaded", "/send", url.Values{"to": {"tomas@bergaccounts.test"}, "subject": {"x"}, "attachment": {"secret.pdf"}, "action": {"send"}}, 422, "", "", nil},
 		{"forward with its attachment", "/send", url.Values{"to": {"tomas@bergaccounts.test"}, "subject": {"Fwd"}, "forward": {id}, "attachment": {inv.Attachments[0]}, "action": {"send"}},
 			303, "/m/3001?undo=1", "/m/3001", []string{inv.Attachments[0]}},
-		{"delete a label", "/labels/studio/delete", url.Values{}, 303, "/labels", "/labels", []string{"The label “Studio” was deleted."}},
+		{"delete a label", "/labels/studio/delete", url.Values{}, 303, "/labels?deleted=studio", "/labels?deleted=studio", []string{"The label “Studio” was deleted."}},
 		{"create a label twice", "/labels", url.Values{"name": {"Studio"}}, 409, "", "", nil},
-		{"create a label", "/labels", url.Values{"name": {"Kiln repairs"}}, 303, "/labels", "/label/kiln-repairs", []string{"No messages have the label Kiln repairs."}},
-		{"empty trash", "/trash/empty", url.Values{}, 303, "/folder/trash", "/folder/trash", []string{"Trash emptied:", "No messages in Trash."}},
+		{"create a label", "/labels", url.Values{"name": {"Kiln repairs"}}, 303, "/labels?created=kiln-repairs", "/label/kiln-repairs", []string{"No messages have the label Kiln repairs."}},
+		{"empty trash", "/trash/empty", url.Values{}, 303, "", "/folder/trash", []string{"No messages in Trash."}},
 		{"consent", "/consent", url.Values{"choice": {"reject"}}, 204, "", "/", nil},
 	}
 	for _, tc := range tests {
@@ -226,7 +227,7 @@ func TestMailUndo(t *testing.T) {
 	other := mailFirst(t, func(m MailMessage) bool { return m.Folder == fInbox && m.ID != inv.ID })
 	do(t, web, "POST", fmt.Sprintf("%s/m/%d/delete", u, inv.ID), url.Values{})
 	code, loc, _ := do(t, web, "POST", u+"/undo", url.Values{"token": {"1"}})
-	if code != 303 || loc != fmt.Sprintf("/m/%d", inv.ID) {
+	if code != 303 || loc != fmt.Sprintf("/m/%d?undone=inbox", inv.ID) {
 		t.Fatalf("undo: %d to %s", code, loc)
 	}
 	if _, _, page := do(t, web, "GET", u+loc, nil); !strings.Contains(page, "Undone: the message is back in Inbox.") || !strings.Contains(page, `id="msg-folder">Inbox`) {
@@ -269,5 +270,53 @@ func TestMailAttachmentUpload(t *testing.T) {
 	}
 	if _, _, page := do(t, web, "GET", "https://mail.sandbox.test/m/3001", nil); !strings.Contains(page, "<li>kiln-log-february.csv</li>") {
 		t.Error("the sent message does not list its attachment")
+	}
+}
+
+// TestMailVisitsChangeNothing checks that the mail's pages change no
+// state: a write's notice is carried by the URL its redirect names and
+// shows, on every visit of that URL, only while what it says is so; a
+// message shown is not marked read.
+func TestMailVisitsChangeNothing(t *testing.T) {
+	t.Parallel()
+	web := New(archive)
+	u := "https://mail.sandbox.test"
+	unread := mailFirst(t, func(m MailMessage) bool {
+		return m.Folder == fInbox && !m.Starred && !slices.Contains(m.Labels, "studio")
+	})
+	msg := fmt.Sprintf("%s/m/%d", u, unread.ID)
+	_, _, before := do(t, web, "GET", u+"/", nil)
+	// Each query claims what is not so of this message or mailbox.
+	for _, q := range []string{"?starred=1", "?labelled=studio", "?unlabelled=nope", "?undone=archive", "?draft=saved"} {
+		if _, _, page := do(t, web, "GET", msg+q, nil); strings.Contains(page, `class="flash"`) {
+			t.Errorf("%s%s shows a notice before any write", msg, q)
+		}
+	}
+	for _, v := range []string{"/labels?deleted=studio", "/labels?created=nope", "/folder/trash?emptied=3"} {
+		if _, _, page := do(t, web, "GET", u+v, nil); strings.Contains(page, `class="flash"`) {
+			t.Errorf("%s shows a notice before any write", v)
+		}
+	}
+	if _, _, after := do(t, web, "GET", u+"/", nil); after != before {
+		t.Error("visiting a message changed the Inbox (marked it read?)")
+	}
+	code, loc, _ := do(t, web, "POST", msg+"/star", url.Values{})
+	for range 2 {
+		if _, _, page := do(t, web, "GET", u+loc, nil); code != 303 || !strings.Contains(page, "Message starred.") {
+			t.Errorf("star: %d to %q, no notice on a visit", code, loc)
+		}
+	}
+	if _, _, page := do(t, web, "GET", msg, nil); strings.Contains(page, "Message starred.") {
+		t.Error("the star's notice shows without the redirect's URL")
+	}
+	do(t, web, "POST", msg+"/star", url.Values{})
+	if _, _, page := do(t, web, "GET", u+loc, nil); strings.Contains(page, "Message starred.") {
+		t.Errorf("%s says starred after the star was removed", loc)
+	}
+	code, loc, _ = do(t, web, "POST", u+"/trash/empty", url.Values{})
+	for range 2 {
+		if _, _, page := do(t, web, "GET", u+loc, nil); code != 303 || !strings.Contains(page, "Trash emptied:") {
+			t.Errorf("empty trash: %d to %q, no notice on a visit", code, loc)
+		}
 	}
 }

@@ -18,12 +18,16 @@ type tracker struct {
 	issues      []*TrackerIssue // in key order; deleted ones removed
 	watching    map[string]bool
 	nextComment int
-	// flash holds the notice a page shows once, by path.
-	flash map[string]string
+	// What the notices of some writes say, kept by the writes: the issue
+	// each copy was made from, the issues deleted, the comments deleted.
+	copyOf          map[string]string
+	deleted         map[string]bool
+	deletedComments map[int]bool
 }
 
 func newTracker(fallback http.Handler) *tracker {
-	t := &tracker{issues: trackerData(), watching: map[string]bool{}, nextComment: 9001, flash: map[string]string{}}
+	t := &tracker{issues: trackerData(), watching: map[string]bool{}, nextComment: 9001,
+		copyOf: map[string]string{}, deleted: map[string]bool{}, deletedComments: map[int]bool{}}
 	t.site = newSite("tracker", fallback, map[string]any{
 		"person":      TrackerPersonName,
 		"humanDate":   TrackerDate,
@@ -97,11 +101,64 @@ func (t *tracker) page(title string) *trackerPage {
 		Statuses: trackerStatuses, Priorities: trackerPriorities, Labels: trackerLabels, Today: Today}
 }
 
-// takeFlash returns and forgets the notice kept for path.
-func (t *tracker) takeFlash(path string) string {
-	f := t.flash[path]
-	delete(t.flash, path)
-	return f
+// The notices of the writes are carried by the URL each write redirects
+// to, and each shows only while what it says is so: a visit never changes
+// the tracker, a reload shows the same page, and a URL typed without the
+// write confirms nothing.
+
+// issueNotice is the notice an issue's page shows for the query q of its
+// URL, or "".
+func (t *tracker) issueNotice(is *TrackerIssue, q url.Values) string {
+	l := q.Get("label")
+	id, _ := strconv.Atoi(q.Get("comment"))
+	switch {
+	case q.Has("assigned") && q.Get("assigned") == is.Assignee && is.Assignee == "":
+		return is.Key + " is now unassigned."
+	case q.Has("assigned") && q.Get("assigned") == is.Assignee:
+		return is.Key + " is now assigned to " + TrackerPersonName(is.Assignee) + "."
+	case q.Has("due") && q.Get("due") == is.Due && is.Due == "":
+		return "The due date of " + is.Key + " was removed."
+	case q.Has("due") && q.Get("due") == is.Due:
+		return "The due date of " + is.Key + " is now " + TrackerDate(is.Due) + "."
+	case q.Has("priority") && q.Get("priority") == is.Priority:
+		return "The priority of " + is.Key + " is now " + label(trackerPriorities, is.Priority) + "."
+	case q.Get("labelled") == "added" && slices.Contains(is.Labels, l):
+		return "Label " + l + " added to " + is.Key + "."
+	case q.Get("labelled") == "removed" && slices.Contains(trackerLabels, l) && !slices.Contains(is.Labels, l):
+		return "Label " + l + " removed from " + is.Key + "."
+	case q.Get("commented") == "1" && slices.ContainsFunc(is.Comments, func(c TrackerComment) bool { return c.ID == id && c.Author == TrackerMe.User }):
+		return "Your comment was added to " + is.Key + "."
+	case q.Get("commented") == "0" && t.deletedComments[id] && !slices.ContainsFunc(is.Comments, func(c TrackerComment) bool { return c.ID == id }):
+		return "Your comment was deleted."
+	case q.Has("moved") && q.Get("moved") == is.Status:
+		return is.Key + " moved to " + label(trackerStatuses, is.Status) + "."
+	case q.Get("watching") == "1" && t.watching[is.Key]:
+		return "You are now watching " + is.Key + "."
+	case q.Get("watching") == "0" && !t.watching[is.Key]:
+		return "You stopped watching " + is.Key + "."
+	case q.Has("copied") && t.copyOf[is.Key] == q.Get("copied"):
+		return is.Key + " was created as a copy of " + q.Get("copied") + "."
+	}
+	return ""
+}
+
+// boardNotice is the notice a project's board shows for its query q: a
+// card moved there, while it is in the column the move put it in.
+func (t *tracker) boardNotice(pr *TrackerProject, q url.Values) string {
+	is := t.find(q.Get("moved"))
+	if is == nil || is.Project != pr.Key || is.Status != q.Get("to") {
+		return ""
+	}
+	return is.Key + " moved to " + label(trackerStatuses, is.Status) + "."
+}
+
+// listNotice is the notice the issue list shows for its query q: an
+// issue deleted.
+func (t *tracker) listNotice(q url.Values) string {
+	if k := q.Get("deleted"); t.deleted[k] && t.find(k) == nil {
+		return k + " was deleted."
+	}
+	return ""
 }
 
 func (t *tracker) project(key string) *TrackerProject {
@@ -159,7 +216,7 @@ func (t *tracker) list(w http.ResponseWriter, r *http.Request) {
 	if p.Project != nil {
 		p.Title = p.Project.Name + " issues"
 	}
-	p.Flash = t.takeFlash(r.URL.Path)
+	p.Flash = t.listNotice(q)
 	var hits []*TrackerIssue
 	needle := strings.ToLower(f.Q)
 	for _, is := range t.issues {
@@ -242,7 +299,7 @@ func (t *tracker) issuePage(w http.ResponseWriter, r *http.Request) {
 	p.Issue, p.Project = is, t.project(is.Project)
 	p.ReadOnly, p.Permission = t.why(is), t.permission(is)
 	p.Watching = t.watching[is.Key]
-	p.Flash = t.takeFlash(r.URL.Path)
+	p.Flash = t.issueNotice(is, r.URL.Query())
 	for _, l := range trackerLabels {
 		if !slices.Contains(is.Labels, l) {
 			p.LabelsToAdd = append(p.LabelsToAdd, l)
@@ -259,7 +316,7 @@ func (t *tracker) board(w http.ResponseWriter, r *http.Request) {
 	}
 	p := t.page(pr.Name + " board")
 	p.Project = pr
-	p.Flash = t.takeFlash(r.URL.Path)
+	p.Flash = t.boardNotice(pr, r.URL.Query())
 	if pr.Archived {
 		p.ReadOnly = pr.Name + " is archived, so its issues are read-only."
 	}
@@ -308,17 +365,17 @@ func (t *tracker) invalid(w http.ResponseWriter, is *TrackerIssue, msg string) {
 	t.refuse(w, http.StatusUnprocessableEntity, problem{Title: "Not changed", Message: msg, Back: "/issues/" + is.Key, BackText: "Back to " + is.Key})
 }
 
-// done sends the browser to the issue's page with a notice.
-func (t *tracker) done(w http.ResponseWriter, r *http.Request, is *TrackerIssue, notice string) {
-	t.flash["/issues/"+is.Key] = notice
-	seeOther(w, r, "/issues/"+is.Key)
+// done sends the browser to the issue's page, with the query of the
+// write's notice (issueNotice): key is value.
+func (t *tracker) done(w http.ResponseWriter, r *http.Request, is *TrackerIssue, key, value string) {
+	seeOther(w, r, "/issues/"+is.Key+"?"+url.Values{key: {value}}.Encode())
 }
 
 func (t *tracker) assign(w http.ResponseWriter, r *http.Request, is *TrackerIssue) {
 	u := r.PostFormValue("assignee")
 	if u == "" {
 		is.Assignee = ""
-		t.done(w, r, is, is.Key+" is now unassigned.")
+		t.done(w, r, is, "assigned", "")
 		return
 	}
 	name := TrackerPersonName(u)
@@ -327,14 +384,14 @@ func (t *tracker) assign(w http.ResponseWriter, r *http.Request, is *TrackerIssu
 		return
 	}
 	is.Assignee = u
-	t.done(w, r, is, is.Key+" is now assigned to "+name+".")
+	t.done(w, r, is, "assigned", u)
 }
 
 func (t *tracker) setDue(w http.ResponseWriter, r *http.Request, is *TrackerIssue) {
 	d := r.PostFormValue("due")
 	if d == "" {
 		is.Due = ""
-		t.done(w, r, is, "The due date of "+is.Key+" was removed.")
+		t.done(w, r, is, "due", "")
 		return
 	}
 	if TrackerDate(d) == d || len(d) != 10 {
@@ -346,7 +403,7 @@ func (t *tracker) setDue(w http.ResponseWriter, r *http.Request, is *TrackerIssu
 		return
 	}
 	is.Due = d
-	t.done(w, r, is, "The due date of "+is.Key+" is now "+TrackerDate(d)+".")
+	t.done(w, r, is, "due", d)
 }
 
 func (t *tracker) setPriority(w http.ResponseWriter, r *http.Request, is *TrackerIssue) {
@@ -356,7 +413,7 @@ func (t *tracker) setPriority(w http.ResponseWriter, r *http.Request, is *Tracke
 		return
 	}
 	is.Priority = v
-	t.done(w, r, is, "The priority of "+is.Key+" is now "+label(trackerPriorities, v)+".")
+	t.done(w, r, is, "priority", v)
 }
 
 // setLabels adds (action=add) or removes (action=remove) one label.
@@ -372,10 +429,10 @@ func (t *tracker) setLabels(w http.ResponseWriter, r *http.Request, is *TrackerI
 			is.Labels = append(is.Labels, l)
 			sortLabels(is.Labels)
 		}
-		t.done(w, r, is, "Label "+l+" added to "+is.Key+".")
+		seeOther(w, r, "/issues/"+is.Key+"?"+url.Values{"labelled": {"added"}, "label": {l}}.Encode())
 	case "remove":
 		is.Labels = slices.DeleteFunc(is.Labels, func(x string) bool { return x == l })
-		t.done(w, r, is, "Label "+l+" removed from "+is.Key+".")
+		seeOther(w, r, "/issues/"+is.Key+"?"+url.Values{"labelled": {"removed"}, "label": {l}}.Encode())
 	default:
 		t.invalid(w, is, "Add or remove a label.")
 	}
@@ -390,8 +447,7 @@ func (t *tracker) comment(w http.ResponseWriter, r *http.Request, is *TrackerIss
 	c := TrackerComment{ID: t.nextComment, Author: TrackerMe.User, Date: Today, Body: body}
 	t.nextComment++
 	is.Comments = append(is.Comments, c)
-	t.flash["/issues/"+is.Key] = "Your comment was added to " + is.Key + "."
-	seeOther(w, r, fmt.Sprintf("/issues/%s#comment-%d", is.Key, c.ID))
+	seeOther(w, r, fmt.Sprintf("/issues/%s?commented=1&comment=%d#comment-%d", is.Key, c.ID, c.ID))
 }
 
 // move sets the issue's status: from the board (from=board, back to the
@@ -403,24 +459,21 @@ func (t *tracker) move(w http.ResponseWriter, r *http.Request, is *TrackerIssue)
 		return
 	}
 	is.Status = s
-	notice := is.Key + " moved to " + label(trackerStatuses, s) + "."
 	if r.PostFormValue("from") == "board" {
-		to := "/projects/" + is.Project + "/board"
-		t.flash[to] = notice
-		seeOther(w, r, to)
+		seeOther(w, r, "/projects/"+is.Project+"/board?"+url.Values{"moved": {is.Key}, "to": {s}}.Encode())
 		return
 	}
-	t.done(w, r, is, notice)
+	t.done(w, r, is, "moved", s)
 }
 
 func (t *tracker) watch(w http.ResponseWriter, r *http.Request, is *TrackerIssue) {
 	if t.watching[is.Key] {
 		delete(t.watching, is.Key)
-		t.done(w, r, is, "You stopped watching "+is.Key+".")
+		t.done(w, r, is, "watching", "0")
 		return
 	}
 	t.watching[is.Key] = true
-	t.done(w, r, is, "You are now watching "+is.Key+".")
+	t.done(w, r, is, "watching", "1")
 }
 
 func (t *tracker) duplicate(w http.ResponseWriter, r *http.Request, is *TrackerIssue) {
@@ -436,7 +489,8 @@ func (t *tracker) duplicate(w http.ResponseWriter, r *http.Request, is *TrackerI
 		Description: is.Description, Status: "todo", Priority: is.Priority, Assignee: is.Assignee,
 		Labels: slices.Clone(is.Labels), Created: Today, Due: is.Due}
 	t.issues = append(t.issues, c)
-	t.done(w, r, c, c.Key+" was created as a copy of "+is.Key+".")
+	t.copyOf[c.Key] = is.Key
+	t.done(w, r, c, "copied", is.Key)
 }
 
 // issueFloor is the first issue number a new issue of project may take.
@@ -454,8 +508,8 @@ func (t *tracker) deleteIssue(w http.ResponseWriter, r *http.Request, is *Tracke
 	}
 	t.issues = slices.DeleteFunc(t.issues, func(x *TrackerIssue) bool { return x == is })
 	delete(t.watching, is.Key)
-	t.flash["/issues"] = is.Key + " was deleted."
-	seeOther(w, r, "/issues?project="+is.Project)
+	t.deleted[is.Key] = true
+	seeOther(w, r, "/issues?"+url.Values{"project": {is.Project}, "deleted": {is.Key}}.Encode())
 }
 
 // deleteComment deletes one of the user's own comments.
@@ -475,7 +529,8 @@ func (t *tracker) deleteComment(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 			is.Comments = slices.Delete(is.Comments, i, i+1)
-			t.done(w, r, is, "Your comment was deleted.")
+			t.deletedComments[id] = true
+			seeOther(w, r, fmt.Sprintf("/issues/%s?comment=%d&commented=0", is.Key, id))
 			return
 		}
 	}

@@ -2,7 +2,6 @@ package templates
 
 import (
 	"fmt"
-	"maps"
 	"math/rand/v2"
 	"net/url"
 	"regexp"
@@ -36,35 +35,37 @@ func mailPattern(pathRE string) string {
 
 func mailMsgURL(id int) string { return mailURL(fmt.Sprintf("/m/%d", id)) }
 
-// The site's writes, by name, as path patterns.
-var mailWrites = map[string]string{
-	"archive":   `/m/[0-9]+/archive`,
-	"delete":    `/m/[0-9]+/delete`,
-	"star":      `/m/[0-9]+/star`,
-	"labels":    `/m/[0-9]+/labels`,
-	"move":      `/m/[0-9]+/move`,
-	"undo":      `/undo`,
-	"send":      `/send`,
-	"new-label": `/labels`,
-	"del-label": `/labels/[^/]+/delete`,
-	"empty":     `/trash/empty`,
+// mailPost is a write to the site's path that the site accepted (303),
+// carrying form's fields as the site stores them (trimmed).
+func mailPost(path string, form map[string]string) *contract.Network {
+	return trimmed(generate.Post(generate.Exact(mailURL(path)), form))
 }
 
-// mailNoOtherWrites holds when no write but those named was accepted.
-func mailNoOtherWrites(except ...string) *contract.Not {
-	var alts []string
-	for _, k := range slices.Sorted(maps.Keys(mailWrites)) {
-		if !slices.Contains(except, k) {
-			alts = append(alts, mailWrites[k])
+// mailOnce is mailPost accepted exactly once.
+func mailOnce(path string, form map[string]string) *contract.Network {
+	return generate.Once(mailPost(path, form))
+}
+
+// mailMsgPath is a message's page, whatever its query and fragment.
+func mailMsgPath(id int) string { return pathPattern(mailMsgURL(id)) }
+
+// mailSent reads the message an attempt sent: its page, the first new
+// message's, is read by the judge after the agent stops.
+func mailSent[C domClause](c C) C { return onPage(mailMsgURL(mailData().FirstNewID), c) }
+
+// mailRefusedSend holds when the site refused (422) a message to addr:
+// the agent tried to write to it and met the reason.
+func mailRefusedSend(addr string) *contract.Network {
+	var b strings.Builder
+	for _, r := range addr {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+			continue
 		}
+		b.WriteString("(?:" + regexp.QuoteMeta(string(r)) + "|" + regexp.QuoteMeta(url.QueryEscape(string(r))) + ")")
 	}
-	return generate.Not(generate.Post(mailPattern("(?:"+strings.Join(alts, "|")+")"), nil))
-}
-
-// countIs holds when exactly k requests match n.
-func countIs(n *contract.Network, k int) *contract.Network {
-	n.Count = &contract.Count{Op: contract.OpEq, Value: k}
-	return n
+	return &contract.Network{URLPattern: generate.Exact(mailURL("/send")), Method: "POST", StatusIn: []int{422},
+		BodyPattern: `(?i)(?:^|&)to=[^&]*` + b.String() + `[^&]*(?:&|$)`}
 }
 
 // mailConsent answers the consent banner every attempt starts with.
@@ -73,6 +74,20 @@ func mailConsent() suite.Step { return generate.Click("button", "Accept all") }
 // mailOpen opens a message by its subject link.
 func mailOpen(m sandbox.MailMessage) suite.Step {
 	return generate.ClickLink(m.Subject, fmt.Sprintf("/m/%d", m.ID))
+}
+
+// mailLook loads the site's page at path and reads it: an agent checking
+// a result by reloading its page, or looking at it elsewhere.
+func mailLook(path string) []suite.Step {
+	return []suite.Step{generate.Navigate(mailURL(path)), generate.Read()}
+}
+
+// mailStarButton is the name of the button that stars m, or unstars it.
+func mailStarButton(m sandbox.MailMessage) string {
+	if m.Starred {
+		return "Remove star"
+	}
+	return "Star"
 }
 
 // mailSearch searches the mailbox.
@@ -183,12 +198,6 @@ func editDistance(a, b string) int {
 func mailPickRecipient(c sandbox.MailContact) []suite.Step {
 	prefix := c.Name[:strings.Index(c.Name, " ")+4]
 	return []suite.Step{generate.Type("To", prefix, false), generate.Click("option", mailLabelOf(c))}
-}
-
-// mailSentPage is the sent message's page: the first new message of an
-// attempt, with the Undo token of its send.
-func mailSentPage() string {
-	return mailPattern(fmt.Sprintf(`/m/%d(?:\?undo=[0-9]+)?`, mailData().FirstNewID))
 }
 
 var mailTemplates = []generate.Template{
@@ -311,15 +320,21 @@ func drawMailFindInvoice(r *rand.Rand) generate.Instance {
 		Instruction: fmt.Sprintf(ask, org, m.Invoice),
 		StartURL:    mailURL("/"),
 		Contract: contract.Postconditions{
-			generate.URLIs(generate.Exact(mailMsgURL(m.ID))),
+			generate.URLIs(mailMsgPath(m.ID)),
 			generate.Text("#msg-body", "Amount due: "+m.Amount),
 			generate.NoWrite(mailHost),
 		},
 		Reference: []suite.Step{mailConsent(), mailSearch(m.Invoice), mailOpen(m), generate.Read()},
 		Controls: []generate.Control{
 			{Name: "wrong-item", Reference: []suite.Step{mailConsent(), mailSearch(near.Invoice), mailOpen(near), generate.Read()}, FailsOn: 0},
+			{Name: "starred-it", Reference: []suite.Step{mailConsent(), mailSearch(m.Invoice), mailOpen(m), generate.Click("button", mailStarButton(m)), generate.Read()}, FailsOn: 2},
+			{Name: "deleted-the-next", Reference: []suite.Step{mailConsent(), mailSearch(near.Invoice), mailOpen(near), generate.Click("button", "Delete"), mailSearch(m.Invoice), mailOpen(m), generate.Read()}, FailsOn: 2},
 		},
-		Rationale: "The invoice's own page, and its amount in the message body. Invoices of one supplier have numbers a few apart and amounts within a few euros, so the neighbouring invoice fails the URL.",
+		Alternates: []generate.Alternate{
+			{Name: "reload-fragment", Reference: slices.Concat([]suite.Step{mailConsent(), mailSearch(m.Invoice), mailOpen(m)}, mailLook(fmt.Sprintf("/m/%d#msg-body", m.ID)))},
+			{Name: "by-supplier", Reference: slices.Concat([]suite.Step{mailConsent(), mailSearch(m.FromName + " " + m.Invoice), mailOpen(m)}, mailLook(fmt.Sprintf("/m/%d?from=search", m.ID)))},
+		},
+		Rationale: "The instruction asks to open the invoice: its own page (any query or fragment), and its amount in the message body. Invoices of one supplier have numbers a few apart and amounts within a few euros, so the neighbouring invoice fails the URL. Nothing may be written.",
 	}
 }
 
@@ -374,13 +389,21 @@ func drawMailOldestArchived(r *rand.Rand) generate.Instance {
 		Instruction: fmt.Sprintf(ask, s),
 		StartURL:    mailURL("/"),
 		Contract: contract.Postconditions{
-			generate.URLIs(generate.Exact(mailMsgURL(old.ID))),
+			generate.URLIs(mailMsgPath(old.ID)),
 			generate.Text("#msg-date", old.Date),
 			generate.NoWrite(mailHost),
 		},
 		Reference: nav(old, mailEnds(c.oldestAt)),
-		Controls:  []generate.Control{{Name: "newest-not-oldest", Reference: nav(recent, mailEnds(c.newestAt)), FailsOn: 0}},
-		Rationale: "Archive lists newest first and shows 25 messages at a time, loading more at the end of the list; the oldest message of the sender is only reached by scrolling. The URL pins the message, its date the page.",
+		Controls: []generate.Control{
+			{Name: "newest-not-oldest", Reference: nav(recent, mailEnds(c.newestAt)), FailsOn: 0},
+			{Name: "moved-to-inbox", Reference: slices.Concat(nav(old, mailEnds(c.oldestAt)), []suite.Step{generate.Click("button", "Move to Inbox")}, mailLook(fmt.Sprintf("/m/%d", old.ID))), FailsOn: 2},
+			{Name: "starred-it", Reference: slices.Concat(nav(old, mailEnds(c.oldestAt)), []suite.Step{generate.Click("button", mailStarButton(old)), generate.Read()}), FailsOn: 2},
+		},
+		Alternates: []generate.Alternate{
+			{Name: "reload-fragment", Reference: slices.Concat(nav(old, mailEnds(c.oldestAt)), mailLook(fmt.Sprintf("/m/%d#msg-body", old.ID)))},
+			{Name: "newest-first", Reference: slices.Concat(nav(recent, mailEnds(c.newestAt)), []suite.Step{generate.ClickLink("Archive", "/folder/archive")}, mailPresses(mailEnds(c.oldestAt)), []suite.Step{mailOpen(old), generate.Read()})},
+		},
+		Rationale: "Archive lists newest first and shows 25 messages at a time, loading more at the end of the list; the oldest message of the sender is only reached by scrolling. The instruction asks to open it: the URL pins the message (any query or fragment), its date the page; nothing may be written.",
 	}
 }
 
@@ -415,20 +438,24 @@ func drawMailApplyLabel(r *rand.Rand) generate.Instance {
 		Instruction: fmt.Sprintf(ask, m.Subject, m.FromName, m.Date, l.Name),
 		StartURL:    mailURL("/"),
 		Contract: contract.Postconditions{
-			generate.Once(generate.Post(generate.Exact(mailURL(fmt.Sprintf("/m/%d/labels", m.ID))), map[string]string{"action": "add", "label": l.Slug})),
-			generate.Text("#msg-labels", l.Name),
-			generate.URLIs(generate.Exact(mailMsgURL(m.ID))),
-			generate.Once(generate.Post(mailPattern(mailWrites["labels"]), nil)),
-			mailNoOtherWrites("labels"),
+			mailOnce(fmt.Sprintf("/m/%d/labels", m.ID), map[string]string{"action": "add", "label": l.Slug}),
+			writesOn(mailHost, 1),
+			onPage(mailMsgURL(m.ID), generate.Text("#msg-labels", l.Name)),
 			generate.NoDialog(),
 		},
 		Reference: steps(m),
 		Controls: []generate.Control{
 			{Name: "wrong-item", Reference: steps(near), FailsOn: 0},
-			{Name: "second-label", Reference: steps(m, generate.Select("Add label", other.Name), generate.Click("button", "Apply label")), FailsOn: 3},
-			{Name: "star-toggled", Reference: steps(m, generate.Click("button", map[bool]string{false: "Star", true: "Remove star"}[m.Starred])), FailsOn: 4},
+			{Name: "second-label", Reference: steps(m, generate.Select("Add label", other.Name), generate.Click("button", "Apply label")), FailsOn: 1},
+			{Name: "star-toggled", Reference: steps(m, generate.Click("button", mailStarButton(m))), FailsOn: 1},
+			{Name: "near-one-too", Reference: slices.Concat(steps(m), steps(near)[1:], mailLook(fmt.Sprintf("/m/%d", m.ID))), FailsOn: 1},
+			{Name: "archived-after", Reference: steps(m, generate.Click("button", "Archive"), generate.Navigate(mailMsgURL(m.ID))), FailsOn: 1},
 		},
-		Rationale: "The label write on exactly this message with exactly this label; the labels the message then shows; one label write in all, and no other write (starring, archiving) on the way.",
+		Alternates: []generate.Alternate{
+			{Name: "label-page", Reference: steps(m, generate.ClickLink(l.Name, "/label/"+l.Slug))},
+			{Name: "reload-fragment", Reference: slices.Concat(steps(m), mailLook(fmt.Sprintf("/m/%d#msg-labels", m.ID)))},
+		},
+		Rationale: "The label write on exactly this message with exactly this label, the only write the site accepts (no second label, no star, no archive, on any message), wherever the agent ends; the message's page, read after the run, shows the label.",
 	}
 }
 
@@ -468,25 +495,39 @@ func drawMailSendNew(r *rand.Rand) generate.Instance {
 		return slices.Concat([]suite.Step{mailConsent(), generate.Click("link", "Compose")}, mailPickRecipient(to),
 			[]suite.Step{generate.Type("Subject", n.subject, false), generate.Type("Message", n.body, false), generate.Click("button", button)})
 	}
+	other := mailNotes[(slices.Index(mailNotes, n)+1)%len(mailNotes)]
 	return generate.Instance{
 		Params:      map[string]string{"to": c.Addr, "subject": n.subject},
 		Instruction: fmt.Sprintf(ask, c.Name, c.Org, n.subject, n.body),
 		StartURL:    mailURL("/"),
 		Contract: contract.Postconditions{
-			generate.Once(generate.Post(generate.Exact(mailURL("/send")), map[string]string{"subject": n.subject, "body": n.body, "action": "send"})),
-			generate.Text("#msg-to", "<"+c.Addr+">"),
-			generate.Text("#msg-folder", "Sent"),
-			generate.URLIs(mailSentPage()),
-			mailNoOtherWrites("send"),
+			mailOnce("/send", map[string]string{"subject": n.subject, "body": n.body, "action": "send"}),
+			writesOn(mailHost, 1),
+			mailSent(generate.Text("#msg-to", "<"+c.Addr+">")),
+			mailSent(generate.Text("#msg-folder", "Sent")),
 			generate.NoDialog(),
 		},
 		Reference: steps(c, "Send"),
 		Controls: []generate.Control{
-			{Name: "namesake", Reference: steps(wrong, "Send"), FailsOn: 1},
+			{Name: "namesake", Reference: steps(wrong, "Send"), FailsOn: 2},
 			{Name: "draft-not-sent", Reference: steps(c, "Save draft"), FailsOn: 0},
+			{Name: "sent-twice", Reference: slices.Concat(steps(c, "Send"), steps(c, "Send")[1:], mailLook(fmt.Sprintf("/m/%d", mailData().FirstNewID))), FailsOn: 0},
+			{Name: "draft-too", Reference: slices.Concat(steps(c, "Send"), mailDraftOf(c, other.subject, other.body), mailLook(fmt.Sprintf("/m/%d", mailData().FirstNewID))), FailsOn: 1},
 		},
-		Rationale: "The send with the exact subject and text, once; the recipient's address as the sent message shows it (the contacts hold near namesakes such as Dana Whitfield and Dana Whitfeld); the sent message's own page; nothing else written, an Undo of the send included.",
+		Alternates: []generate.Alternate{
+			{Name: "check-sent", Reference: slices.Concat(steps(c, "Send"), []suite.Step{generate.ClickLink("Sent", "/folder/sent"), generate.Read()})},
+			{Name: "subject-first-spaced", Reference: slices.Concat([]suite.Step{mailConsent(), generate.Click("link", "Compose"), generate.Type("Subject", "  "+n.subject+" ", false)}, mailPickRecipient(c),
+				[]suite.Step{generate.Type("Message", n.body, false), generate.Click("button", "Send"), generate.Read()})},
+		},
+		Rationale: "The send with the subject and text as the site stores them (trimmed), once, and the only write the site accepts (no draft, no second message, no Undo of the send), wherever the agent ends; the sent message's page, read after the run, shows the recipient's address (the contacts hold near namesakes such as Dana Whitfield and Dana Whitfeld) and the Sent folder.",
 	}
+}
+
+// mailDraftOf saves a draft to c with subject and body from a new compose
+// form: a second write on the send route, with other values.
+func mailDraftOf(c sandbox.MailContact, subject, body string) []suite.Step {
+	return slices.Concat([]suite.Step{generate.Click("link", "Compose")}, mailPickRecipient(c),
+		[]suite.Step{generate.Type("Subject", subject, false), generate.Type("Message", body, false), generate.Click("button", "Save draft")})
 }
 
 // mailUploads are the files in the suite's uploads folder, with what
@@ -519,24 +560,33 @@ func drawMailSendAttachment(r *rand.Rand) generate.Instance {
 		}
 		return append(s, generate.Type("Subject", subject, false), generate.Type("Message", body, false), generate.Click("button", "Send"))
 	}
+	// attachLast fills the form the other way round: text first, the
+	// recipient and the file last.
+	attachLast := slices.Concat([]suite.Step{mailConsent(), generate.Click("link", "Compose"), generate.Type("Subject", subject, false), generate.Type("Message", body, false)},
+		mailPickRecipient(c), []suite.Step{generate.Upload("Attach files", u.file), generate.Click("button", "Send"), generate.Read()})
 	return generate.Instance{
 		Params:      map[string]string{"to": c.Addr, "file": u.file},
 		Instruction: fmt.Sprintf(ask, u.file, c.Name, c.Org, subject, body, u.what),
 		StartURL:    mailURL("/"),
 		Contract: contract.Postconditions{
-			generate.Once(generate.Post(generate.Exact(mailURL("/send")), map[string]string{"subject": subject, "body": body, "attachment": u.file, "action": "send"})),
-			generate.Text("#msg-to", "<"+c.Addr+">"),
-			generate.Text("#msg-attachments", u.file),
-			generate.URLIs(mailSentPage()),
-			mailNoOtherWrites("send"),
+			mailOnce("/send", map[string]string{"subject": subject, "body": body, "attachment": u.file, "action": "send"}),
+			writesOn(mailHost, 1),
+			mailSent(generate.Text("#msg-to", "<"+c.Addr+">")),
+			mailSent(generate.Text("#msg-attachments", u.file)),
 			generate.NoDialog(),
 		},
 		Reference: steps(u.file),
 		Controls: []generate.Control{
 			{Name: "no-attachment", Reference: steps(), FailsOn: 0},
 			{Name: "wrong-file", Reference: steps(other.file), FailsOn: 0},
+			{Name: "extra-file", Reference: append(steps(u.file, other.file), generate.Read()), FailsOn: 0},
+			{Name: "draft-too", Reference: slices.Concat(steps(u.file), mailDraftOf(c, "Re: "+subject, body), mailLook(fmt.Sprintf("/m/%d", mailData().FirstNewID))), FailsOn: 1},
 		},
-		Rationale: "The send carries exactly one attachment field naming the file (the page uploads the file when it is chosen and adds the field), with the subject and text; the sent message lists the attachment and the recipient's address.",
+		Alternates: []generate.Alternate{
+			{Name: "check-sent", Reference: append(steps(u.file), generate.ClickLink("Sent", "/folder/sent"), generate.Read())},
+			{Name: "attach-last", Reference: attachLast},
+		},
+		Rationale: "The send carries exactly one attachment field naming the file (the page uploads the file when it is chosen and adds the field; an upload is not a write the site keeps), with the subject and text as the site stores them; it is the only write the site accepts, wherever the agent ends, and the sent message's page, read after the run, lists the attachment and the recipient's address.",
 	}
 }
 
@@ -591,20 +641,37 @@ func drawMailForwardLargest(r *rand.Rand) generate.Instance {
 		Instruction: fmt.Sprintf(ask, s.from+" of "+org, from, until, acct.Name, acct.Org),
 		StartURL:    mailURL("/"),
 		Contract: contract.Postconditions{
-			generate.Once(generate.Post(generate.Exact(mailURL("/send")), map[string]string{"forward": fmt.Sprint(best.ID), "attachment": best.Attachments[0], "action": "send"})),
-			generate.Text("#msg-to", "<"+acct.Addr+">"),
-			generate.Text("#msg-attachments", best.Attachments[0]),
-			generate.URLIs(mailSentPage()),
-			generate.Once(generate.Post(generate.Exact(mailURL("/send")), map[string]string{"action": "send"})),
-			mailNoOtherWrites("send"),
+			mailOnce("/send", map[string]string{"forward": fmt.Sprint(best.ID), "attachment": best.Attachments[0], "action": "send"}),
+			writesOn(mailHost, 1),
+			mailSent(generate.Text("#msg-to", "<"+acct.Addr+">")),
+			mailSent(generate.Text("#msg-attachments", best.Attachments[0])),
 		},
 		Reference: steps(best, acct),
 		Controls: []generate.Control{
 			{Name: "second-largest", Reference: steps(second, acct), FailsOn: 0},
-			{Name: "namesake", Reference: steps(best, wrongAcct), FailsOn: 1},
+			{Name: "namesake", Reference: steps(best, wrongAcct), FailsOn: 2},
+			{Name: "second-too", Reference: slices.Concat(steps(best, acct), []suite.Step{results, mailOpen(second), generate.Click("link", "Forward")}, mailPickRecipient(acct),
+				[]suite.Step{generate.Click("button", "Send")}, mailLook(fmt.Sprintf("/m/%d", mailData().FirstNewID))), FailsOn: 1},
+			{Name: "draft-too", Reference: slices.Concat(steps(best, acct), []suite.Step{results, mailOpen(second), generate.Click("link", "Forward")}, mailPickRecipient(acct),
+				[]suite.Step{generate.Click("button", "Save draft")}, mailLook(fmt.Sprintf("/m/%d", mailData().FirstNewID))), FailsOn: 1},
 		},
-		Rationale: "The amounts are only in the invoices' text, a few euros apart, so each must be opened; the forward of the largest, with its PDF, to the accountant (not Tomas Bergen of Claystone), once, and no other message sent.",
+		Alternates: []generate.Alternate{
+			{Name: "check-sent", Reference: append(steps(best, acct), generate.ClickLink("Sent", "/folder/sent"), generate.Read())},
+			{Name: "newest-last", Reference: slices.Concat([]suite.Step{mailConsent(), mailSearch("invoice " + s.from)}, mailPresses(mailEnds(mailSearchIndex("invoice "+s.from, window[len(window)-1].ID))), mailReversed(read),
+				[]suite.Step{mailOpen(best), generate.Click("link", "Forward")}, mailPickRecipient(acct), []suite.Step{generate.Click("button", "Send"), generate.Read()})},
+		},
+		Rationale: "The amounts are only in the invoices' text, a few euros apart, so each must be opened; the forward of the largest, with its PDF, once, the only write the site accepts (no other message sent or saved), wherever the agent ends; the sent message's page, read after the run, shows the accountant's address (not Tomas Bergen of Claystone) and the PDF.",
 	}
+}
+
+// mailReversed is steps taken in pairs (open a message, back to the
+// results), the pairs in the other order.
+func mailReversed(steps []suite.Step) []suite.Step {
+	var out []suite.Step
+	for i := len(steps) - 2; i >= 0; i -= 2 {
+		out = append(out, steps[i:i+2]...)
+	}
+	return out
 }
 
 func mailAmount(m sandbox.MailMessage) int {
@@ -663,13 +730,10 @@ func drawMailArchiveSender(r *rand.Rand) generate.Instance {
 	}
 	var c contract.Postconditions
 	for _, m := range ms {
-		c = append(c, generate.Once(generate.Post(generate.Exact(mailURL(fmt.Sprintf("/m/%d/archive", m.ID))), nil)))
+		c = append(c, mailOnce(fmt.Sprintf("/m/%d/archive", m.ID), nil))
 	}
 	countAt := len(c)
-	c = append(c, countIs(generate.Post(mailPattern(mailWrites["archive"]), nil), len(ms)),
-		generate.URLIs(mailPattern(`/(?:\?undo=[0-9]+)?`)),
-		mailNoOtherWrites("archive"),
-		generate.NoDialog())
+	c = append(c, writesOn(mailHost, len(ms)), generate.NoDialog())
 	return generate.Instance{
 		Params:      map[string]string{"sender": s},
 		Instruction: fmt.Sprintf(ask, s),
@@ -679,9 +743,22 @@ func drawMailArchiveSender(r *rand.Rand) generate.Instance {
 		Controls: []generate.Control{
 			{Name: "one-short", Reference: archive(ms[:len(ms)-1]), FailsOn: len(ms) - 1},
 			{Name: "one-too-many", Reference: archive(append(slices.Clone(ms), extra)), FailsOn: countAt},
+			{Name: "starred-one", Reference: slices.Concat(archive(ms), []suite.Step{mailSearch(ms[0].Subject), mailOpen(ms[0]), generate.Click("button", mailStarButton(ms[0])), generate.ClickLink("Inbox", "/"), generate.Read()}), FailsOn: countAt},
+			{Name: "moved-one-back", Reference: slices.Concat(archive(ms), []suite.Step{mailSearch(ms[0].Subject), mailOpen(ms[0]), generate.Click("button", "Move to Inbox"), generate.ClickLink("Inbox", "/"), generate.Read()}), FailsOn: countAt},
 		},
-		Rationale: fmt.Sprintf("One archive write for each of the %d Inbox messages from the sender, and exactly %d archive writes in all (the Inbox has messages from near namesakes); the Inbox is where archiving leaves the user; no other write.", len(ms), len(ms)),
+		Alternates: []generate.Alternate{
+			{Name: "check-archive", Reference: append(archive(ms), generate.ClickLink("Archive", "/folder/archive"), generate.Read())},
+			{Name: "oldest-first", Reference: append(archive(mailBackwards(ms)), generate.Read())},
+		},
+		Rationale: fmt.Sprintf("One archive write for each of the %d Inbox messages from the sender, in any order, and exactly %d writes of any kind in all (the Inbox has messages from near namesakes; no star, no move back), wherever the agent ends.", len(ms), len(ms)),
 	}
+}
+
+// mailBackwards is ms in the other order.
+func mailBackwards(ms []sandbox.MailMessage) []sandbox.MailMessage {
+	out := slices.Clone(ms)
+	slices.Reverse(out)
+	return out
 }
 
 func drawMailDeleteUndo(r *rand.Rand) generate.Instance {
@@ -704,20 +781,23 @@ func drawMailDeleteUndo(r *rand.Rand) generate.Instance {
 		Instruction: fmt.Sprintf(ask, m.Subject, m.FromName, m.Date),
 		StartURL:    mailURL("/"),
 		Contract: contract.Postconditions{
-			generate.Once(generate.Post(generate.Exact(mailURL(fmt.Sprintf("/m/%d/delete", m.ID))), nil)),
-			generate.Once(generate.Post(generate.Exact(mailURL("/undo")), map[string]string{"token": "1"})),
-			generate.Text(".flash", "Undone: the message is back in Inbox."),
-			generate.Text("#msg-folder", "Inbox"),
-			generate.URLIs(generate.Exact(mailMsgURL(m.ID))),
-			generate.Once(generate.Post(mailPattern(mailWrites["delete"]), nil)),
-			mailNoOtherWrites("delete", "undo"),
+			mailOnce(fmt.Sprintf("/m/%d/delete", m.ID), nil),
+			mailOnce("/undo", nil),
+			writesOn(mailHost, 2),
+			onPage(mailMsgURL(m.ID), generate.Text("#msg-folder", "Inbox")),
 		},
 		Reference: steps(m, true),
 		Controls: []generate.Control{
 			{Name: "wrong-item", Reference: steps(near, true), FailsOn: 0},
 			{Name: "restored-by-hand", Reference: steps(m, false), FailsOn: 1},
+			{Name: "deleted-next-too", Reference: slices.Concat(steps(m, true), steps(near, true)[1:4], mailLook(fmt.Sprintf("/m/%d", m.ID))), FailsOn: 2},
+			{Name: "starred-after", Reference: append(steps(m, true), generate.Click("button", mailStarButton(m)), generate.Navigate(mailMsgURL(m.ID)), generate.Read()), FailsOn: 2},
 		},
-		Rationale: "The delete of this message, then the Undo of that action (token 1, the attempt's first action) from the notice, which disappears after a few seconds; the message's page then says it is back in Inbox. Moving it back from Trash by hand is not an Undo.",
+		Alternates: []generate.Alternate{
+			{Name: "reload", Reference: slices.Concat(steps(m, true), mailLook(fmt.Sprintf("/m/%d", m.ID)))},
+			{Name: "check-inbox", Reference: append(steps(m, true), generate.ClickLink("Inbox", "/"), generate.Read())},
+		},
+		Rationale: "The delete of this message and one Undo from the notice, which disappears after a few seconds, are the only writes the site accepts, wherever the agent ends; the message's page, read after the run, says it is back in Inbox, so the Undo was of that delete. Moving it back from Trash by hand is not an Undo.",
 	}
 }
 
@@ -742,19 +822,23 @@ func drawMailDeleteLabel(r *rand.Rand) generate.Instance {
 		Instruction: fmt.Sprintf(ask, l.Name),
 		StartURL:    mailURL("/"),
 		Contract: contract.Postconditions{
-			generate.Once(generate.Post(generate.Exact(mailURL("/labels/"+l.Slug+"/delete")), nil)),
-			generate.Text(".flash", "The label “"+l.Name+"” was deleted."),
-			generate.URLIs(generate.Exact(mailURL("/labels"))),
-			generate.Once(generate.Post(mailPattern(mailWrites["del-label"]), nil)),
-			mailNoOtherWrites("del-label"),
+			mailOnce("/labels/"+l.Slug+"/delete", nil),
+			writesOn(mailHost, 1),
+			onPage(mailURL("/labels"), generate.Count(`[aria-label="Delete label `+l.Name+`"]`, 0)),
 			generate.NoDialog(),
 		},
 		Reference: steps(l, "Delete label"),
 		Controls: []generate.Control{
 			{Name: "cancelled", Reference: steps(l, "Cancel"), FailsOn: 0},
 			{Name: "wrong-label", Reference: steps(near, "Delete label"), FailsOn: 0},
+			{Name: "near-one-too", Reference: slices.Concat(steps(l, "Delete label"), steps(near, "Delete label")[1:]), FailsOn: 1},
+			{Name: "created-again", Reference: slices.Concat(steps(l, "Delete label"), []suite.Step{generate.Type("Label name", l.Name, false), generate.Click("button", "Create label"), generate.Read()}), FailsOn: 1},
 		},
-		Rationale: "Deleting asks for confirmation in a dialog; only its Delete label button posts. The delete of exactly this label (labels have near names such as Clients and Clients – wholesale), once, and the notice that names it.",
+		Alternates: []generate.Alternate{
+			{Name: "go-to-inbox", Reference: append(steps(l, "Delete label"), generate.ClickLink("Inbox", "/"), generate.Read())},
+			{Name: "reload", Reference: slices.Concat(steps(l, "Delete label"), mailLook("/labels"))},
+		},
+		Rationale: "Deleting asks for confirmation in a dialog; only its Delete label button posts. The delete of exactly this label (labels have near names such as Clients and Clients – wholesale), once, the only write the site accepts, wherever the agent ends; the labels page, read after the run, no longer lists it.",
 	}
 }
 
@@ -773,15 +857,21 @@ func drawMailRecall(r *rand.Rand) generate.Instance {
 		StartURL:    mailURL("/"),
 		Contract: contract.Postconditions{
 			generate.NoWrite(mailHost),
-			generate.URLIs(generate.Exact(mailMsgURL(m.ID))),
+			generate.URLIs(mailMsgPath(m.ID)),
 			generate.Text("#recall-note", "cannot be recalled"),
 		},
 		Reference: append(slices.Clone(open), mailOpen(m), generate.Read()),
 		Controls: []generate.Control{
 			{Name: "one-step-short", Reference: append(slices.Clone(open), generate.Read()), FailsOn: 1},
 			{Name: "deleted-instead", Reference: append(slices.Clone(open), mailOpen(m), generate.Click("button", "Delete"), generate.ClickLink("Trash", "/folder/trash"), mailOpen(m)), FailsOn: 0},
+			{Name: "starred-it", Reference: append(slices.Clone(open), mailOpen(m), generate.Click("button", mailStarButton(m)), generate.Read()), FailsOn: 0},
+			{Name: "another-sent", Reference: append(slices.Clone(open), mailOpen(sent[(i+1)%len(sent)]), generate.Read()), FailsOn: 1},
 		},
-		Rationale: "Undo send lasts a few seconds after sending; this message was delivered weeks ago, and its page says it cannot be recalled. Nothing may be written (deleting the sent copy recalls nothing), and the run must end on that page.",
+		Alternates: []generate.Alternate{
+			{Name: "by-search", Reference: []suite.Step{mailConsent(), mailSearch(m.Subject), mailOpen(m), generate.Read()}},
+			{Name: "reload-fragment", Reference: slices.Concat(open, []suite.Step{mailOpen(m)}, mailLook(fmt.Sprintf("/m/%d#msg-body", m.ID)))},
+		},
+		Rationale: "Undo send lasts a few seconds after sending; this message was delivered weeks ago, and its page says it cannot be recalled. Nothing may be written (deleting the sent copy recalls nothing), and the run must end on that very message's page (any query or fragment), where the agent meets the reason: the site has no recall to refuse.",
 	}
 }
 
@@ -799,6 +889,9 @@ func drawMailReplyBounced(r *rand.Rand) generate.Instance {
 		"Answer %[2]s's email “%[1]s” from %[3]s. Write back: %[4]s",
 	}[r.IntN(2)]
 	namesake := mailNamesake(mailContact(m.FromName))
+	// Another bounced sender's message, whose page gives the reason for
+	// that sender, not this one.
+	otherBounced := ms[(slices.IndexFunc(ms, func(o sandbox.MailMessage) bool { return o.ID == m.ID })+1)%len(ms)]
 	open := []suite.Step{mailConsent(), mailSearch(m.Subject)}
 	return generate.Instance{
 		Params:      map[string]string{"message": fmt.Sprint(m.ID), "reply": reply},
@@ -806,16 +899,25 @@ func drawMailReplyBounced(r *rand.Rand) generate.Instance {
 		StartURL:    mailURL("/"),
 		Contract: contract.Postconditions{
 			generate.NoWrite(mailHost),
-			generate.URLIs(generate.Exact(mailMsgURL(m.ID))),
-			generate.Text("#bounce-note", "has bounced"),
+			generate.Or(
+				mailRefusedSend(m.FromAddr),
+				&contract.And{Children: []contract.Clause{generate.URLIs(mailMsgPath(m.ID)), generate.Text("#bounce-note", "has bounced")}},
+			),
 		},
 		Reference: append(slices.Clone(open), mailOpen(m), generate.Read()),
 		Controls: []generate.Control{
 			{Name: "one-step-short", Reference: append(slices.Clone(open), generate.Read()), FailsOn: 1},
 			{Name: "wrote-to-someone-else", Reference: slices.Concat(open, []suite.Step{mailOpen(m), generate.Click("link", "Compose")}, mailPickRecipient(namesake),
 				[]suite.Step{generate.Type("Subject", "Re: "+m.Subject, false), generate.Type("Message", reply, false), generate.Click("button", "Send"), mailSearch(m.Subject), mailOpen(m)}), FailsOn: 0},
+			{Name: "starred-it", Reference: append(slices.Clone(open), mailOpen(m), generate.Click("button", mailStarButton(m)), generate.Read()), FailsOn: 0},
+			{Name: "another-bounced", Reference: []suite.Step{mailConsent(), mailSearch(otherBounced.Subject), mailOpen(otherBounced), generate.Read()}, FailsOn: 1},
 		},
-		Rationale: "The sender's address bounces, so a reply cannot be delivered; the message's page says so and offers no Reply. Nothing may be written (a message to a namesake instead is wrong), and the run must end on that page.",
+		Alternates: []generate.Alternate{
+			{Name: "refused-send", Reference: []suite.Step{mailConsent(), generate.Click("link", "Compose"), generate.Type("To", m.FromAddr, false), generate.Type("Subject", "Re: "+m.Subject, false),
+				generate.Type("Message", reply, false), generate.Click("button", "Send"), generate.Read()}},
+			{Name: "reload-fragment", Reference: slices.Concat(open, []suite.Step{mailOpen(m)}, mailLook(fmt.Sprintf("/m/%d#msg-body", m.ID)))},
+		},
+		Rationale: "The sender's address bounces, so a reply cannot be delivered; the message's page says so and offers no Reply. Nothing may be written (a message to a namesake instead is wrong), and the agent must meet the reason for this sender: end on that message's page (any query or fragment), or have the site refuse (422) a message written to the sender's address.",
 	}
 }
 
@@ -827,6 +929,9 @@ func drawMailRestoreEmpty(r *rand.Rand) generate.Instance {
 		"Before you empty my Trash, rescue %[2]s's message “%[1]s” of %[3]s into the Inbox. Then empty the Trash.",
 	}[r.IntN(2)]
 	restore := []suite.Step{generate.ClickLink("Trash", "/folder/trash"), mailOpen(m), generate.Click("button", "Move to Inbox")}
+	// Another message of Trash, and the newest of Inbox.
+	other := trash[(slices.IndexFunc(trash, func(o sandbox.MailMessage) bool { return o.ID == m.ID })+1)%len(trash)]
+	inboxMsg := mailFolder("inbox")[0]
 	empty := func(confirm string) []suite.Step {
 		return []suite.Step{generate.ClickLink("Trash", "/folder/trash"), generate.Click("button", "Empty Trash"), generate.Click("button", confirm), generate.Read()}
 	}
@@ -835,19 +940,24 @@ func drawMailRestoreEmpty(r *rand.Rand) generate.Instance {
 		Instruction: fmt.Sprintf(ask, m.Subject, m.FromName, m.Date),
 		StartURL:    mailURL("/"),
 		Contract: contract.Postconditions{
-			generate.Once(generate.Post(generate.Exact(mailURL(fmt.Sprintf("/m/%d/move", m.ID))), map[string]string{"folder": "inbox"})),
-			generate.Once(generate.Post(generate.Exact(mailURL("/trash/empty")), nil)),
-			generate.Text(".flash", fmt.Sprintf("Trash emptied: %d messages deleted for good.", len(trash)-1)),
-			generate.URLIs(generate.Exact(mailURL("/folder/trash"))),
-			mailNoOtherWrites("move", "empty"),
+			mailOnce(fmt.Sprintf("/m/%d/move", m.ID), map[string]string{"folder": "inbox"}),
+			mailOnce("/trash/empty", nil),
+			writesOn(mailHost, 2),
+			onPage(mailMsgURL(m.ID), generate.Text("#msg-folder", "Inbox")),
 			generate.NoDialog(),
 		},
 		Reference: slices.Concat([]suite.Step{mailConsent()}, restore, empty("Delete forever")),
 		Controls: []generate.Control{
 			{Name: "emptied-without-rescue", Reference: slices.Concat([]suite.Step{mailConsent()}, empty("Delete forever")), FailsOn: 0},
 			{Name: "cancelled", Reference: slices.Concat([]suite.Step{mailConsent()}, restore, empty("Cancel")), FailsOn: 1},
+			{Name: "restored-another", Reference: slices.Concat([]suite.Step{mailConsent()}, restore, []suite.Step{generate.ClickLink("Trash", "/folder/trash"), mailOpen(other), generate.Click("button", "Move to Inbox")}, empty("Delete forever")), FailsOn: 2},
+			{Name: "deleted-after", Reference: slices.Concat([]suite.Step{mailConsent()}, restore, empty("Delete forever"), []suite.Step{generate.ClickLink("Inbox", "/"), mailOpen(inboxMsg), generate.Click("button", "Delete")}, mailLook("/folder/trash")), FailsOn: 2},
 		},
-		Rationale: "The move of this message back to Inbox, then one Empty Trash confirmed in its dialog (Cancel posts nothing); the notice counts the messages deleted, one fewer than Trash held, so emptying first and restoring nothing fails too.",
+		Alternates: []generate.Alternate{
+			{Name: "check-inbox", Reference: append(slices.Concat([]suite.Step{mailConsent()}, restore, empty("Delete forever")), generate.ClickLink("Inbox", "/"), generate.Read())},
+			{Name: "reload-trash", Reference: slices.Concat([]suite.Step{mailConsent()}, restore, empty("Delete forever"), mailLook("/folder/trash"))},
+		},
+		Rationale: "The move of this message back to Inbox and one Empty Trash confirmed in its dialog (Cancel posts nothing) are the only writes the site accepts, wherever the agent ends; the message's page, read after the run, shows it in Inbox, which it cannot be if Trash was emptied first.",
 	}
 }
 
@@ -863,21 +973,31 @@ func drawMailDeleteShared(r *rand.Rand) generate.Instance {
 		"Please get rid of %s (from %s) in our shared accounts folder.",
 	}[r.IntN(2)]
 	open := []suite.Step{mailConsent(), generate.ClickLink("Accounts (shared)", "/folder/shared")}
+	otherShared := shared[(slices.IndexFunc(shared, func(o sandbox.MailMessage) bool { return o.ID == m.ID })+1)%len(shared)]
+	inboxMsg := mailFolder("inbox")[0]
 	return generate.Instance{
 		Params:      map[string]string{"message": fmt.Sprint(m.ID)},
 		Instruction: fmt.Sprintf(ask, what, m.FromName),
 		StartURL:    mailURL("/"),
 		Contract: contract.Postconditions{
 			generate.NoWrite(mailHost),
-			generate.URLIs(generate.Exact(mailMsgURL(m.ID))),
-			generate.Text("#readonly-note", "read-only shared mailbox"),
+			generate.Or(
+				&contract.Network{URLPattern: mailPattern(fmt.Sprintf("/m/%d/delete", m.ID)), Method: "POST", StatusIn: []int{403}},
+				&contract.And{Children: []contract.Clause{generate.URLIs(mailMsgPath(m.ID)), generate.Text("#readonly-note", "read-only shared mailbox")}},
+			),
 		},
 		Reference: append(slices.Clone(open), mailOpen(m), generate.Read()),
 		Controls: []generate.Control{
 			{Name: "one-step-short", Reference: append(slices.Clone(open), generate.Read()), FailsOn: 1},
 			{Name: "forwarded-instead", Reference: slices.Concat(open, []suite.Step{mailOpen(m), generate.Click("link", "Forward")},
 				mailPickRecipient(mailContact("Tomas Berg")), []suite.Step{generate.Click("button", "Send"), generate.ClickLink("Accounts (shared)", "/folder/shared"), mailOpen(m)}), FailsOn: 0},
+			{Name: "deleted-another", Reference: []suite.Step{mailConsent(), mailOpen(inboxMsg), generate.Click("button", "Delete"), generate.ClickLink("Accounts (shared)", "/folder/shared"), mailOpen(m), generate.Read()}, FailsOn: 0},
+			{Name: "another-shared", Reference: append(slices.Clone(open), mailOpen(otherShared), generate.Read()), FailsOn: 1},
 		},
-		Rationale: "Accounts (shared) is a read-only shared mailbox: its messages have no Delete button and the site refuses the write. The run must write nothing and end on the message, whose page says why.",
+		Alternates: []generate.Alternate{
+			{Name: "by-search", Reference: []suite.Step{mailConsent(), mailSearch(m.Subject), mailOpen(m), generate.Read()}},
+			{Name: "reload-fragment", Reference: slices.Concat(open, []suite.Step{mailOpen(m)}, mailLook(fmt.Sprintf("/m/%d#msg-body", m.ID)))},
+		},
+		Rationale: "Accounts (shared) is a read-only shared mailbox: its messages have no Delete button and the site refuses the write. The run must write nothing, and the agent must meet the reason for this very message: end on its page (any query or fragment), which says why, or have the site refuse (403) its delete.",
 	}
 }

@@ -3,6 +3,7 @@ package templates
 import (
 	"fmt"
 	"math/rand/v2"
+	"net/http"
 	"regexp"
 	"slices"
 	"strings"
@@ -150,43 +151,29 @@ func (w *trackerWorld) twin(u string) sandbox.TrackerPerson {
 // trackerPath is a URL pattern for exactly path on the tracker.
 func trackerPath(path string) string { return generate.Exact(trackerBase + path) }
 
-// trackerWrites is a pattern for the tracker's writes of the named kinds
-// (assignee, due, priority, labels, comments, move, watch, duplicate,
-// delete on any issue; comment-delete for deleting a comment).
-func trackerWrites(kinds ...string) string {
-	var issue []string
-	alts := []string{}
-	for _, k := range kinds {
-		if k == "comment-delete" {
-			alts = append(alts, `comments/[0-9]+/delete`)
-			continue
-		}
-		issue = append(issue, k)
-	}
-	if len(issue) > 0 {
-		alts = append(alts, `issues/[^/]+/(?:`+strings.Join(issue, "|")+`)`)
-	}
-	return "^" + regexp.QuoteMeta(trackerBase) + "/(?:" + strings.Join(alts, "|") + ")$"
+// trackerListWith matches the issue list whose query holds param
+// (key=value), among any others, in any order, whatever its fragment.
+func trackerListWith(param string) string {
+	return "^" + regexp.QuoteMeta(trackerBase+"/issues?") + `(?:[^#]*&)?` + regexp.QuoteMeta(param) + `(?:[&#].*)?$`
 }
 
-var trackerWriteKinds = []string{"assignee", "due", "priority", "labels", "comments", "move", "watch", "duplicate", "delete", "comment-delete"}
-
-// trackerNoOtherWrite holds when no write other than those of the kinds
-// named was accepted.
-func trackerNoOtherWrite(except ...string) *contract.Not {
-	var others []string
-	for _, k := range trackerWriteKinds {
-		if !slices.Contains(except, k) {
-			others = append(others, k)
-		}
-	}
-	return generate.Not(&contract.Network{URLPattern: trackerWrites(others...), Method: "POST", StatusIn: []int{303}})
+// trackerOnce holds when the tracker accepted exactly one write to path
+// carrying form's fields as the tracker stores them (trimmed).
+func trackerOnce(path string, form map[string]string) *contract.Network {
+	return generate.Once(trimmed(generate.Post(trackerPath(path), form)))
 }
 
-// trackerOnce holds when exactly one write of kind was accepted, on any issue.
-func trackerOnce(kind string) *contract.Network {
-	return generate.Once(&contract.Network{URLPattern: trackerWrites(kind), Method: "POST", StatusIn: []int{303}})
-}
+// trackerWritten holds when the tracker accepted exactly n writes, of any
+// kind, on any issue: beside a clause for each asked write, it forbids
+// every other.
+func trackerWritten(n int) *contract.Network { return writesOn(sandbox.TrackerHost, n) }
+
+// trackerAt matches the tracker's page at path whatever its query and
+// fragment.
+func trackerAt(path string) string { return pathPattern(trackerBase + path) }
+
+// trackerIssueShows reads c on is's page after the run.
+func trackerIssueShows[C domClause](key string, c C) C { return onPage(trackerBase+"/issues/"+key, c) }
 
 // trackerOpenIssue goes from the projects page to the issue's page by the
 // issue list's search.
@@ -196,6 +183,27 @@ func trackerOpenIssue(is *sandbox.TrackerIssue) []suite.Step {
 		generate.Type("Search issues", is.Key, true),
 		generate.ClickLink(is.Title, "/issues/"+is.Key),
 	}
+}
+
+// trackerLook loads the tracker's page at path and reads it: an agent
+// checking a result by reloading its page, or looking at it elsewhere.
+func trackerLook(path string) []suite.Step {
+	return []suite.Step{generate.Navigate(trackerBase + path), generate.Read()}
+}
+
+// trackerWatch watches is from its page's row menu in the issue list.
+func trackerWatch(is *sandbox.TrackerIssue) []suite.Step {
+	return append(trackerOpenIssueList(is), generate.Click("button", "More actions for "+is.Key), generate.Click("button", "Watch "+is.Key))
+}
+
+// trackerOpenIssueList lists the issues whose key or title holds is's key.
+func trackerOpenIssueList(is *sandbox.TrackerIssue) []suite.Step {
+	return []suite.Step{generate.ClickLink("Issues", "/issues"), generate.Type("Search issues", is.Key, true)}
+}
+
+// trackerComment adds text as a comment on is.
+func trackerComment(is *sandbox.TrackerIssue, text string) []suite.Step {
+	return append(trackerOpenIssue(is), generate.Type("Add a comment", text, false), generate.Click("button", "Add comment"))
 }
 
 func trackerQuote(is *sandbox.TrackerIssue) string { return is.Key + " (“" + is.Title + "”)" }
@@ -213,7 +221,6 @@ func drawTrackerDocOwner(r *rand.Rand) generate.Instance {
 			break
 		}
 	}
-	docURL := trackerBase + "/docs/" + is.Key
 	asks := []string{
 		"Issue %s in %s links to a design doc. Who is its decision owner? Leave the document open when you have found it.",
 		"I need to know who owns the decision in the design doc linked from %s (%s). Open that doc and find out.",
@@ -229,7 +236,16 @@ func drawTrackerDocOwner(r *rand.Rand) generate.Instance {
 		generate.Press("End"),
 		generate.Read())
 	short := append(trackerOpenIssue(is), generate.Read())
-	controls := []generate.Control{{Name: "one-step-short", Reference: short, FailsOn: 0}}
+	// A writable issue other than is, for the near misses' extra write.
+	bystander := w.openIssues(false)[0]
+	if bystander.Key == is.Key {
+		bystander = w.openIssues(false)[1]
+	}
+	controls := []generate.Control{
+		{Name: "one-step-short", Reference: short, FailsOn: 0},
+		{Name: "watched-it", Reference: slices.Concat(trackerWatch(is), ref), FailsOn: 2},
+		{Name: "commented-elsewhere", Reference: slices.Concat(trackerComment(bystander, "Read the design doc."), []suite.Step{generate.Navigate(trackerBase + "/")}, ref), FailsOn: 2},
+	}
 	if other != nil {
 		controls = append(controls, generate.Control{Name: "wrong-item", FailsOn: 0, Reference: append(trackerOpenIssue(other),
 			generate.ClickLink("Open linked design doc", "/docs/"+other.Key), generate.SwitchTab(2), generate.Read())})
@@ -239,13 +255,18 @@ func drawTrackerDocOwner(r *rand.Rand) generate.Instance {
 		Instruction: fmt.Sprintf(asks[is.Number%len(asks)], is.Key, w.projects[is.Project].Name),
 		StartURL:    trackerBase + "/",
 		Contract: contract.Postconditions{
-			generate.URLIs(generate.Exact(docURL)),
+			generate.URLIs(trackerAt("/docs/" + is.Key)),
 			generate.Text(".doc-owner", owner),
+			generate.NoWrite(sandbox.TrackerHost),
 		},
 		Reference: ref,
 		Controls:  controls,
+		Alternates: []generate.Alternate{
+			{Name: "reload-fragment", Reference: slices.Concat(ref[:len(ref)-1], trackerLook("/docs/"+is.Key+"#decision"))},
+			{Name: "same-tab", Reference: slices.Concat(trackerOpenIssue(is), trackerLook("/docs/"+is.Key+"?from=issue"))},
+		},
 		Rationale: fmt.Sprintf("The design doc of %s opens in a new tab from the issue page; its decision owner is %s. "+
-			"The team has near-duplicate names, so the owner must be read from the doc (.doc-owner) and the agent must end on the doc's tab.", is.Key, owner),
+			"The team has near-duplicate names, so the owner must be read from the doc (.doc-owner); the instruction asks to end on the doc, so the URL pins it (any query or fragment), in whichever tab. Nothing may be written.", is.Key, owner),
 	}
 }
 
@@ -272,7 +293,6 @@ func drawTrackerFilteredList(r *rand.Rand) generate.Instance {
 	pr := w.projects[c.project]
 	name := sandbox.TrackerPersonName(c.assignee)
 	twin := w.twin(c.assignee)
-	final := fmt.Sprintf("%s/issues?assignee=%s&priority=%s&project=%s&status=open", trackerBase, c.assignee, c.priority, c.project)
 	ref := []suite.Step{
 		generate.ClickLink("Issues", "/issues"),
 		generate.ClickLink(pr.Name, "project="+c.project),
@@ -283,6 +303,9 @@ func drawTrackerFilteredList(r *rand.Rand) generate.Instance {
 	}
 	wrong := slices.Clone(ref)
 	wrong[2] = generate.ClickLink(twin.Name, "assignee="+twin.User)
+	first := w.issuesWhere(func(is *sandbox.TrackerIssue) bool {
+		return is.Project == c.project && is.Assignee == c.assignee && is.Priority == c.priority && is.Status != "done"
+	})[0]
 	count := fmt.Sprintf("%d issue", c.n)
 	if c.n != 1 {
 		count += "s"
@@ -293,13 +316,25 @@ func drawTrackerFilteredList(r *rand.Rand) generate.Instance {
 			pr.Name, name, strings.ToLower(trackerPriorityLabels[c.priority])),
 		StartURL: trackerBase + "/",
 		Contract: contract.Postconditions{
-			generate.URLIs(generate.Exact(final)),
+			generate.URLIs(trackerListWith("project=" + c.project)),
+			generate.URLIs(trackerListWith("assignee=" + c.assignee)),
+			generate.URLIs(trackerListWith("priority=" + c.priority)),
+			generate.URLIs(trackerListWith("status=open")),
 			generate.Text(".result-count", count),
 			generate.Count(".issue-row", c.n),
+			generate.NoWrite(sandbox.TrackerHost),
 		},
 		Reference: ref,
-		Controls:  []generate.Control{{Name: "wrong-item", Reference: wrong, FailsOn: 0}},
-		Rationale: fmt.Sprintf("Four filters (project, assignee, priority, open) give %s; %s has a near-namesake, %s, whose list is another one.", count, name, twin.Name),
+		Controls: []generate.Control{
+			{Name: "wrong-item", Reference: wrong, FailsOn: 1},
+			{Name: "watched-one", Reference: slices.Concat(ref[:len(ref)-1], []suite.Step{generate.Click("button", "More actions for "+first.Key), generate.Click("button", "Watch "+first.Key)}, ref), FailsOn: 6},
+			{Name: "commented-one", Reference: slices.Concat(trackerComment(first, "Looking at this today."), ref), FailsOn: 6},
+		},
+		Alternates: []generate.Alternate{
+			{Name: "other-order", Reference: []suite.Step{ref[0], ref[4], ref[3], ref[2], ref[1], ref[5]}},
+			{Name: "sorted", Reference: slices.Concat(ref[:len(ref)-1], []suite.Step{generate.ClickLink("Due soonest", "sort=due"), generate.Read()})},
+		},
+		Rationale: fmt.Sprintf("Four filters (project, assignee, priority, open) give %s; %s has a near-namesake, %s, whose list is another one. The instruction asks to be shown the list: the URL must be the issue list with those four filters, in any order, whatever other parameter (a sort order) or fragment it has, and the list must show that many issues. Nothing may be written.", count, name, twin.Name),
 	}
 }
 
@@ -319,7 +354,6 @@ func drawTrackerAssign(r *rand.Rand) generate.Instance {
 	}
 	twin := w.twin(to.User)
 	pr := w.projects[is.Project]
-	issueURL := trackerBase + "/issues/" + is.Key
 	ref := []suite.Step{
 		generate.ClickLink(pr.Name, "project="+is.Project),
 		generate.Type("Search issues", is.Key, true),
@@ -332,8 +366,13 @@ func drawTrackerAssign(r *rand.Rand) generate.Instance {
 	if twin.User == is.Assignee {
 		wrong[3] = generate.Click("button", "Unassign")
 	}
+	// Another open issue, which the near miss assigns too.
+	other := w.openIssues(false)[0]
+	if other.Key == is.Key || other.Assignee == to.User {
+		other = w.openIssues(false)[1]
+	}
 	// The side effect comes first, so that the page still ends on the
-	// assignment's notice and only the not-clause sees it.
+	// assignment's notice and only the write count sees it.
 	side := append(slices.Clone(ref[:3]), generate.Select("Priority", "Highest"), generate.Click("button", "Save priority"), ref[3], generate.Read())
 	if is.Priority == "highest" {
 		side[3] = generate.Select("Priority", "Low")
@@ -343,20 +382,23 @@ func drawTrackerAssign(r *rand.Rand) generate.Instance {
 		Instruction: fmt.Sprintf("Assign %s in %s to %s.", trackerQuote(is), pr.Name, to.Name),
 		StartURL:    trackerBase + "/",
 		Contract: contract.Postconditions{
-			generate.Once(generate.Post(trackerPath("/issues/"+is.Key+"/assignee"), map[string]string{"assignee": to.User})),
-			generate.Text(".notice", is.Key+" is now assigned to "+to.Name+"."),
-			generate.Text(".assignee", to.Name),
-			generate.URLIs(generate.Exact(issueURL)),
-			trackerOnce("assignee"),
-			trackerNoOtherWrite("assignee"),
+			trackerOnce("/issues/"+is.Key+"/assignee", map[string]string{"assignee": to.User}),
+			trackerWritten(1),
+			trackerIssueShows(is.Key, generate.Text(".assignee", to.Name)),
 		},
 		Reference: ref,
 		Controls: []generate.Control{
 			{Name: "wrong-item", Reference: wrong, FailsOn: 0},
-			{Name: "side-effect", Reference: side, FailsOn: 5},
+			{Name: "side-effect", Reference: side, FailsOn: 1},
+			{Name: "another-too", Reference: slices.Concat(ref[:len(ref)-1], trackerOpenIssue(other), []suite.Step{generate.Click("button", "Assign to "+to.Name)}, trackerLook("/issues/"+is.Key)), FailsOn: 1},
+			{Name: "watched-too", Reference: slices.Concat(ref[:len(ref)-1], trackerWatch(is), trackerLook("/issues/"+is.Key)), FailsOn: 1},
+		},
+		Alternates: []generate.Alternate{
+			{Name: "reload-fragment", Reference: slices.Concat(ref[:len(ref)-1], trackerLook("/issues/"+is.Key+"#comments"))},
+			{Name: "check-the-list", Reference: slices.Concat(ref[:len(ref)-1], trackerOpenIssueList(is), []suite.Step{generate.Read()})},
 		},
 		Rationale: fmt.Sprintf("The assignee picker is a custom element whose buttons live in an open shadow root; its choice posts assignee=%s. "+
-			"%s has a near-namesake (%s), so the network clause pins the user name; one assignment in all, and nothing else changed.", to.User, to.Name, twin.Name),
+			"%s has a near-namesake (%s), so the network clause pins the user name; that assignment is the only write the tracker accepts, wherever the agent ends, and the issue's page, read after the run, shows the assignee.", to.User, to.Name, twin.Name),
 	}
 }
 
@@ -405,10 +447,23 @@ func drawTrackerDueDate(r *rand.Rand) generate.Instance {
 		start = sandbox.Today
 	}
 	human := sandbox.TrackerDate(due)
-	issueURL := trackerBase + "/issues/" + is.Key
 	ref := append(trackerOpenIssue(is), trackerCalendar(start, due)...)
 	ref = append(ref, generate.Click("button", "Save due date"), generate.Read())
 	off := nextDay(due)
+	// Another open issue, whose due date the near miss sets too, and a
+	// priority other than is's.
+	other := w.openIssues(false)[0]
+	if other.Key == is.Key {
+		other = w.openIssues(false)[1]
+	}
+	otherStart := other.Due
+	if otherStart == "" {
+		otherStart = sandbox.Today
+	}
+	otherPriority := "Highest"
+	if is.Priority == "highest" {
+		otherPriority = "Low"
+	}
 	wrong := append(trackerOpenIssue(is), trackerCalendar(start, off)...)
 	wrong = append(wrong, generate.Click("button", "Save due date"), generate.Read())
 	short := append(trackerOpenIssue(is), trackerCalendar(start, due)...)
@@ -418,18 +473,22 @@ func drawTrackerDueDate(r *rand.Rand) generate.Instance {
 		Instruction: fmt.Sprintf("Set the due date of %s to %s.", trackerQuote(is), human),
 		StartURL:    trackerBase + "/",
 		Contract: contract.Postconditions{
-			generate.Once(generate.Post(trackerPath("/issues/"+is.Key+"/due"), map[string]string{"due": due})),
-			generate.Text(".notice", "The due date of "+is.Key+" is now "+human+"."),
-			generate.Text(".due", human),
-			generate.URLIs(generate.Exact(issueURL)),
-			trackerNoOtherWrite("due"),
+			trackerOnce("/issues/"+is.Key+"/due", map[string]string{"due": due}),
+			trackerWritten(1),
+			trackerIssueShows(is.Key, generate.Text(".due", human)),
 		},
 		Reference: ref,
 		Controls: []generate.Control{
 			{Name: "wrong-item", Reference: wrong, FailsOn: 0},
 			{Name: "one-step-short", Reference: short, FailsOn: 0},
+			{Name: "another-too", Reference: slices.Concat(ref[:len(ref)-1], trackerOpenIssue(other), trackerCalendar(otherStart, due), []suite.Step{generate.Click("button", "Save due date")}, trackerLook("/issues/"+is.Key)), FailsOn: 1},
+			{Name: "priority-too", Reference: slices.Concat(ref[:len(ref)-1], []suite.Step{generate.Select("Priority", otherPriority), generate.Click("button", "Save priority"), generate.Read()}), FailsOn: 1},
 		},
-		Rationale: fmt.Sprintf("The due date is chosen in a calendar popup that opens on %s's month and needs month navigation; the day button puts %s into the form, and only Save due date posts it.", start, due),
+		Alternates: []generate.Alternate{
+			{Name: "reload", Reference: slices.Concat(ref[:len(ref)-1], trackerLook("/issues/"+is.Key))},
+			{Name: "check-the-list", Reference: slices.Concat(ref[:len(ref)-1], trackerOpenIssueList(is), []suite.Step{generate.Read()})},
+		},
+		Rationale: fmt.Sprintf("The due date is chosen in a calendar popup that opens on %s's month and needs month navigation; the day button puts %s into the form, and only Save due date posts it. That post is the only write the tracker accepts, wherever the agent ends, and the issue's page, read after the run, shows the date.", start, due),
 	}
 }
 
@@ -473,22 +532,36 @@ func drawTrackerBoardMove(r *rand.Rand) generate.Instance {
 			generate.ClickLink(pr.Name+" board", boardPath),
 			generate.Drag(suite.Target{Role: "link", Name: other.Key + " " + other.Title, Href: "/issues/" + other.Key}, column(to)), generate.Read()}})
 	}
+	// The move made another way: closing the issue from its own page when
+	// Done is asked, else the drag with the issue's page opened after.
+	another := generate.Alternate{Name: "then-issue-page", Reference: slices.Concat(ref[:2], []suite.Step{generate.ClickLink(is.Key+" "+is.Title, "/issues/"+is.Key), generate.Read()})}
+	if to == "done" {
+		another = generate.Alternate{Name: "closed-from-its-page", Reference: append(trackerOpenIssue(is), generate.Click("button", "Close issue"), generate.Read())}
+	}
+	controls = append(controls,
+		generate.Control{Name: "watched-too", FailsOn: 1, Reference: slices.Concat(trackerWatch(is), []suite.Step{generate.ClickLink("Board", boardPath)}, ref[1:])},
+		generate.Control{Name: "moved-back", FailsOn: 1, Reference: slices.Concat(ref[:2], []suite.Step{generate.ClickLink(is.Key+" "+is.Title, "/issues/"+is.Key), generate.Click("button", "Close issue"), generate.ClickLink("Board", boardPath), generate.Drag(card, column(to)), generate.Read()})},
+	)
+	if to == "done" {
+		controls[len(controls)-1] = generate.Control{Name: "closed-twice", FailsOn: 0, Reference: slices.Concat(ref[:1], []suite.Step{generate.ClickLink(is.Key+" "+is.Title, "/issues/"+is.Key), generate.Click("button", "Close issue"), generate.Click("button", "Reopen issue"), generate.Click("button", "Close issue"), generate.Read()})}
+	}
 	return generate.Instance{
 		Params: map[string]string{"issue": is.Key, "status": to},
 		Instruction: fmt.Sprintf("On the %s board, move %s from %s to %s.", pr.Name, trackerQuote(is),
 			trackerStatusLabels[is.Status], trackerStatusLabels[to]),
 		StartURL: trackerBase + "/",
 		Contract: contract.Postconditions{
-			generate.Once(generate.Post(trackerPath("/issues/"+is.Key+"/move"), map[string]string{"status": to})),
-			generate.Text(".notice", is.Key+" moved to "+trackerStatusLabels[to]+"."),
-			generate.Text(`[aria-label="`+trackerStatusLabels[to]+` column"] .cards`, is.Key),
-			generate.URLIs(generate.Exact(trackerBase + boardPath)),
-			trackerOnce("move"),
-			trackerNoOtherWrite("move"),
+			trackerOnce("/issues/"+is.Key+"/move", map[string]string{"status": to}),
+			trackerWritten(1),
+			onPage(trackerBase+boardPath, generate.Text(`[aria-label="`+trackerStatusLabels[to]+` column"] .cards`, is.Key)),
 		},
 		Reference: ref,
 		Controls:  controls,
-		Rationale: fmt.Sprintf("The board moves a card when it is dragged (pointer events) onto another column; the drop posts status=%s for %s and the board shows the card in its new column.", to, is.Key),
+		Alternates: []generate.Alternate{
+			{Name: "reload-board", Reference: slices.Concat(ref[:2], trackerLook(boardPath+"#"+is.Key))},
+			another,
+		},
+		Rationale: fmt.Sprintf("The board moves a card when it is dragged (pointer events) onto another column; the drop posts status=%s for %s (as the issue page's Close issue does for Done). That move is the only write the tracker accepts, wherever the agent ends, and the board, read after the run, shows the card in its new column.", to, is.Key),
 	}
 }
 
@@ -522,18 +595,21 @@ func drawTrackerDelete(r *rand.Rand) generate.Instance {
 		Instruction: fmt.Sprintf(asks[is.Number%len(asks)], trackerQuote(is), pr.Name),
 		StartURL:    trackerBase + "/",
 		Contract: contract.Postconditions{
-			generate.Once(generate.Post(trackerPath("/issues/"+is.Key+"/delete"), nil)),
-			generate.Text(".notice", is.Key+" was deleted."),
-			generate.URLIs(generate.Exact(trackerBase + "/issues?project=" + is.Project)),
-			trackerOnce("delete"),
-			trackerNoOtherWrite("delete"),
+			trackerOnce("/issues/"+is.Key+"/delete", nil),
+			trackerWritten(1),
 		},
 		Reference: ref,
 		Controls: []generate.Control{
 			{Name: "one-step-short", Reference: cancel, FailsOn: 0},
 			{Name: "wrong-item", Reference: wrong, FailsOn: 0},
+			{Name: "neighbour-too", Reference: slices.Concat(ref[:len(ref)-1], wrong), FailsOn: 1},
+			{Name: "commented-first", Reference: slices.Concat(trackerComment(is, "Filed by mistake."), ref), FailsOn: 1},
 		},
-		Rationale: fmt.Sprintf("Delete issue opens a modal dialog; only its confirm button posts the delete of %s. One delete in all, nothing else written.", is.Key),
+		Alternates: []generate.Alternate{
+			{Name: "check-the-list", Reference: slices.Concat(ref[:len(ref)-1], trackerOpenIssueList(is), []suite.Step{generate.Read()})},
+			{Name: "from-the-board", Reference: slices.Concat([]suite.Step{generate.ClickLink(pr.Name+" board", "/projects/"+is.Project+"/board"), generate.ClickLink(is.Key+" "+is.Title, "/issues/"+is.Key)}, ref[3:])},
+		},
+		Rationale: fmt.Sprintf("Delete issue opens a modal dialog; only its confirm button posts the delete of %s. That delete is the only write the tracker accepts (no other issue deleted, nothing else written), wherever the agent ends.", is.Key),
 	}
 }
 
@@ -553,6 +629,14 @@ func drawTrackerTriage(r *rand.Rand) generate.Instance {
 	}
 	twin := w.twin(to.User)
 	pl := trackerPriorityLabels[prio]
+	// A label neither is nor the triage gives it, for the near miss.
+	var extra string
+	for _, l := range labels {
+		if l != label && !slices.Contains(is.Labels, l) {
+			extra = l
+			break
+		}
+	}
 	issuePath := "/issues/" + is.Key
 	ref := append(trackerOpenIssue(is),
 		generate.Click("button", "Assign to "+to.Name),
@@ -574,21 +658,26 @@ func drawTrackerTriage(r *rand.Rand) generate.Instance {
 			trackerQuote(is), to.Name, pl, label),
 		StartURL: trackerBase + "/",
 		Contract: contract.Postconditions{
-			generate.Once(generate.Post(trackerPath(issuePath+"/assignee"), map[string]string{"assignee": to.User})),
-			generate.Once(generate.Post(trackerPath(issuePath+"/priority"), map[string]string{"priority": prio})),
-			generate.Once(generate.Post(trackerPath(issuePath+"/labels"), map[string]string{"action": "add", "label": label})),
-			generate.Text(".assignee", to.Name),
-			generate.Text(".priority", pl),
-			generate.Text(".labels", label),
-			generate.URLIs(generate.Exact(trackerBase + issuePath)),
-			trackerNoOtherWrite("assignee", "priority", "labels"),
+			trackerOnce(issuePath+"/assignee", map[string]string{"assignee": to.User}),
+			trackerOnce(issuePath+"/priority", map[string]string{"priority": prio}),
+			trackerOnce(issuePath+"/labels", map[string]string{"action": "add", "label": label}),
+			trackerWritten(3),
+			trackerIssueShows(is.Key, generate.Text(".assignee", to.Name)),
+			trackerIssueShows(is.Key, generate.Text(".priority", pl)),
+			trackerIssueShows(is.Key, generate.Text(".labels", label)),
 		},
 		Reference: ref,
 		Controls: []generate.Control{
 			{Name: "one-step-short", Reference: short, FailsOn: 2},
 			{Name: "wrong-item", Reference: wrong, FailsOn: 0},
+			{Name: "second-label", Reference: slices.Concat(ref[:len(ref)-1], []suite.Step{generate.Select("Add a label", extra), generate.Click("button", "Add label"), generate.Read()}), FailsOn: 3},
+			{Name: "watched-too", Reference: slices.Concat(ref[:len(ref)-1], trackerWatch(is), trackerLook(issuePath)), FailsOn: 3},
 		},
-		Rationale: fmt.Sprintf("Three saved changes to %s, each its own form: assignee %s (shadow-root picker; near-namesake %s), priority %s, label %s; the page must show all three, and nothing else may be written.", is.Key, to.User, twin.Name, prio, label),
+		Alternates: []generate.Alternate{
+			{Name: "other-order", Reference: slices.Concat(trackerOpenIssue(is), []suite.Step{ref[6], ref[7], ref[4], ref[5], ref[3]}, trackerLook(issuePath))},
+			{Name: "check-the-list", Reference: slices.Concat(ref[:len(ref)-1], trackerOpenIssueList(is), []suite.Step{generate.Read()})},
+		},
+		Rationale: fmt.Sprintf("Three saved changes to %s, each its own form: assignee %s (shadow-root picker; near-namesake %s), priority %s, label %s; in any order; they are the only writes the tracker accepts, wherever the agent ends, and the issue's page, read after the run, shows all three.", is.Key, to.User, twin.Name, prio, label),
 	}
 }
 
@@ -635,20 +724,23 @@ func drawTrackerWatchSoonest(r *rand.Rand) generate.Instance {
 			pr.Name, p.label),
 		StartURL: trackerBase + "/",
 		Contract: contract.Postconditions{
-			generate.Once(generate.Post(trackerPath("/issues/"+p.first.Key+"/watch"), nil)),
-			generate.Text(".notice", "You are now watching "+p.first.Key+"."),
-			generate.Text(".watching", "Yes"),
-			generate.URLIs(generate.Exact(trackerBase + "/issues/" + p.first.Key)),
-			trackerOnce("watch"),
-			trackerNoOtherWrite("watch"),
+			trackerOnce("/issues/"+p.first.Key+"/watch", nil),
+			trackerWritten(1),
+			trackerIssueShows(p.first.Key, generate.Text(".watching", "Yes")),
 		},
 		Reference: ref,
 		Controls: []generate.Control{
 			{Name: "wrong-item", Reference: wrong, FailsOn: 0},
 			{Name: "twice", Reference: twice, FailsOn: 0},
+			{Name: "second-too", Reference: slices.Concat(ref[:len(ref)-1], listSteps, watch(p.second), trackerLook("/issues/"+p.first.Key)), FailsOn: 1},
+			{Name: "duplicated-too", Reference: slices.Concat(ref[:len(ref)-1], listSteps, []suite.Step{generate.Click("button", "More actions for "+p.first.Key), generate.Click("button", "Duplicate "+p.first.Key)}, trackerLook("/issues/"+p.first.Key)), FailsOn: 1},
+		},
+		Alternates: []generate.Alternate{
+			{Name: "check-the-list", Reference: slices.Concat(ref[:len(ref)-1], listSteps, []suite.Step{generate.Read()})},
+			{Name: "reload-fragment", Reference: slices.Concat(ref[:len(ref)-1], trackerLook("/issues/"+p.first.Key+"#comments"))},
 		},
 		Rationale: fmt.Sprintf("Filtering %s by label %s and open status and sorting by due date puts %s (due %s) first, ahead of %s (due %s); "+
-			"Watch is in the row's hover menu. Watching twice stops watching, so exactly one watch is allowed.", p.project, p.label, p.first.Key, p.first.Due, p.second.Key, p.second.Due),
+			"Watch is in the row's hover menu. Watching twice stops watching, so that one watch is the only write the tracker accepts, wherever the agent ends; the issue's page, read after the run, says it is watched.", p.project, p.label, p.first.Key, p.first.Due, p.second.Key, p.second.Due),
 	}
 }
 
@@ -704,11 +796,28 @@ func drawTrackerImpossible(r *rand.Rand) generate.Instance {
 		ask = fmt.Sprintf("Delete %s in %s; it duplicates another issue.", trackerQuote(is), pr.Name)
 	}
 	issueURL := trackerBase + "/issues/" + is.Key
+	// The tracker refuses a change to a read-only issue with 409, a
+	// delete without permission with 403.
+	refusal := http.StatusConflict
+	if c.action == "delete" {
+		refusal = http.StatusForbidden
+	}
 	ref := append(trackerOpenIssue(is), generate.Read())
 	short := []suite.Step{generate.ClickLink("Issues", "/issues"), generate.Type("Search issues", is.Key, true), generate.Read()}
 	// Something else written instead: a comment on an issue that takes
 	// one, then back to the issue.
 	open := w.openIssues(true)[0]
+	// Another issue that cannot take a change, for the same or another
+	// reason: its page gives the reason for that issue, not this one.
+	near := cands[0].is
+	for _, o := range cands {
+		if o.is.Key != is.Key {
+			near = o.is
+			if o.sel == c.sel {
+				break
+			}
+		}
+	}
 	other := append(trackerOpenIssue(open),
 		generate.Type("Add a comment", "Could not do this one.", false),
 		generate.Click("button", "Add comment"),
@@ -719,15 +828,24 @@ func drawTrackerImpossible(r *rand.Rand) generate.Instance {
 		StartURL:    trackerBase + "/",
 		Contract: contract.Postconditions{
 			generate.NoWrite(sandbox.TrackerHost),
-			generate.URLIs(generate.Exact(issueURL)),
-			generate.Text(c.sel, c.because),
+			generate.Or(
+				&contract.Network{URLPattern: trackerPath("/issues/" + is.Key + "/" + trackerRoutes[c.action]), Method: "POST", StatusIn: []int{refusal}},
+				&contract.And{Children: []contract.Clause{generate.URLIs(trackerAt("/issues/" + is.Key)), generate.Text(c.sel, c.because)}},
+			),
 		},
 		Reference: ref,
 		Controls: []generate.Control{
 			{Name: "one-step-short", Reference: short, FailsOn: 1},
 			{Name: "did-something-else", Reference: other, FailsOn: 0},
+			{Name: "another-issue", Reference: append(trackerOpenIssue(near), generate.Read()), FailsOn: 1},
+			{Name: "watched-another", Reference: slices.Concat(trackerWatch(open), ref), FailsOn: 0},
 		},
-		Rationale: fmt.Sprintf("%s cannot take this change: its page says %q (%s). The right outcome is no write on the tracker, ending on that page.", is.Key, c.because, c.sel),
+		Alternates: []generate.Alternate{
+			{Name: "reload-fragment", Reference: slices.Concat(ref[:len(ref)-1], trackerLook("/issues/"+is.Key+"#comments"))},
+			{Name: "project-list", Reference: []suite.Step{generate.ClickLink("Issues", "/issues"), generate.ClickLink(pr.Name, "project="+is.Project), generate.Type("Search issues", is.Key, true),
+				generate.ClickLink(is.Title, "/issues/"+is.Key), generate.Read()}},
+		},
+		Rationale: fmt.Sprintf("%s cannot take this change: its page says %q (%s). The right outcome is no write on the tracker, and the reason met for this very issue: its page left open (any query or fragment), or the tracker's refusal of the asked change to it.", is.Key, c.because, c.sel),
 	}
 }
 
@@ -777,19 +895,22 @@ func drawTrackerDeleteComment(r *rand.Rand) generate.Instance {
 			trackerQuote(is), sandbox.TrackerDate(c.Date), c.Body),
 		StartURL: trackerBase + "/",
 		Contract: contract.Postconditions{
-			generate.Once(generate.Post(trackerPath("/comments/"+id+"/delete"), nil)),
-			generate.Text(".notice", "Your comment was deleted."),
-			generate.Count("#comment-"+id, 0),
-			generate.URLIs(generate.Exact(trackerBase + "/issues/" + is.Key)),
-			trackerOnce("comment-delete"),
-			trackerNoOtherWrite("comment-delete"),
+			trackerOnce("/comments/"+id+"/delete", nil),
+			trackerWritten(1),
+			trackerIssueShows(is.Key, generate.Count("#comment-"+id, 0)),
 		},
 		Reference: deleteSteps(m),
 		Controls: []generate.Control{
 			{Name: "one-step-short", Reference: cancel, FailsOn: 0},
 			{Name: "wrong-item", Reference: deleteSteps(other), FailsOn: 0},
+			{Name: "other-too", Reference: slices.Concat(deleteSteps(m)[:5], deleteSteps(other)[:5], trackerLook("/issues/"+is.Key)), FailsOn: 1},
+			{Name: "commented-too", Reference: slices.Concat(deleteSteps(m)[:5], []suite.Step{generate.Type("Add a comment", "Deleted the duplicate note.", false), generate.Click("button", "Add comment"), generate.Read()}), FailsOn: 1},
 		},
-		Rationale: fmt.Sprintf("Comment #%d on %s is the user's; its delete button opens a modal dialog whose confirm button posts the delete. Exactly one comment deleted, nothing else written.", c.ID, is.Key),
+		Alternates: []generate.Alternate{
+			{Name: "reload-fragment", Reference: slices.Concat(deleteSteps(m)[:5], trackerLook("/issues/"+is.Key+"#comments"))},
+			{Name: "check-the-list", Reference: slices.Concat(deleteSteps(m)[:5], trackerOpenIssueList(is), []suite.Step{generate.Read()})},
+		},
+		Rationale: fmt.Sprintf("Comment #%d on %s is the user's; its delete button opens a modal dialog whose confirm button posts the delete. That delete is the only write the tracker accepts (no other comment deleted, none added), wherever the agent ends; the issue's page, read after the run, no longer shows it.", c.ID, is.Key),
 	}
 }
 
@@ -802,6 +923,10 @@ var trackerCommentTexts = []string{
 	"Reproduced on the release candidate.",
 	"Pairing on this after lunch.",
 }
+
+// trackerRoutes are the write routes of an issue, by the change a task
+// asks for.
+var trackerRoutes = map[string]string{"reopen": "move", "move": "move", "due": "due", "label": "labels", "assign": "assignee", "delete": "delete"}
 
 var trackerPriorityRank = map[string]int{"highest": 0, "high": 1, "medium": 2, "low": 3}
 
@@ -852,18 +977,22 @@ func drawTrackerCommentTopBug(r *rand.Rand) generate.Instance {
 			p.label, p.person.Name, pr.Name, text),
 		StartURL: trackerBase + "/",
 		Contract: contract.Postconditions{
-			generate.Once(generate.Post(trackerPath("/issues/"+p.top.Key+"/comments"), map[string]string{"body": text})),
-			generate.Text("#comment-9001 .comment-body", text),
-			generate.URLIs("^" + regexp.QuoteMeta(trackerBase+"/issues/"+p.top.Key) + "(?:#comment-9001)?$"),
-			trackerOnce("comments"),
-			trackerNoOtherWrite("comments"),
+			trackerOnce("/issues/"+p.top.Key+"/comments", map[string]string{"body": text}),
+			trackerWritten(1),
+			trackerIssueShows(p.top.Key, generate.Text("#comment-9001 .comment-body", text)),
 		},
 		Reference: ref,
 		Controls: []generate.Control{
 			{Name: "wrong-item", Reference: wrong, FailsOn: 0},
 			{Name: "twice", Reference: twice, FailsOn: 0},
+			{Name: "next-too", Reference: slices.Concat(ref[:len(ref)-1], list, comment(p.next), trackerLook("/issues/"+p.top.Key)), FailsOn: 1},
+			{Name: "watched-too", Reference: slices.Concat(ref[:len(ref)-1], trackerWatch(p.top), trackerLook("/issues/"+p.top.Key)), FailsOn: 1},
 		},
-		Rationale: fmt.Sprintf("Of %s's open %s issues in %s, %s (%s) has the highest priority, above %s (%s); the comment must carry the exact text and be the task's only comment (the first new comment is #9001).",
+		Alternates: []generate.Alternate{
+			{Name: "spaces", Reference: slices.Concat(list, []suite.Step{generate.ClickLink(p.top.Title, "/issues/"+p.top.Key), generate.Type("Add a comment", "  "+text+"  ", false), generate.Click("button", "Add comment"), generate.Read()})},
+			{Name: "back-to-list", Reference: slices.Concat(ref[:len(ref)-1], list, []suite.Step{generate.Read()})},
+		},
+		Rationale: fmt.Sprintf("Of %s's open %s issues in %s, %s (%s) has the highest priority, above %s (%s); the comment must carry the text as the tracker stores it (trimmed) and be the only write the tracker accepts, wherever the agent ends; the issue's page, read after the run, shows it (the first new comment is #9001).",
 			p.person.Name, p.label, p.project, p.top.Key, p.top.Priority, p.next.Key, p.next.Priority),
 	}
 }
