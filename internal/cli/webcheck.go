@@ -18,8 +18,8 @@ archive's HTML pages: a link, form action, stylesheet, script or image whose
 URL the archive does not answer (or answers with an error), or whose
 fragment names no element of the target page. Ends with the list of
 every problem it counts, and exits 1 on any miss, failed page load (an
-error status; not the site's own 409 or 422 refusal of the write a task
-that cannot be done, tagged kind:impossible, asks for) or dangling
+error status; not the site's own 409 or 422 refusal of the request a
+task that cannot be done, tagged kind:impossible, asks for) or dangling
 reference, so a fixture archive that no longer covers its suite, or that an
 agent straying from a reference would find broken, is caught.
 `
@@ -56,9 +56,11 @@ func runWebCheck(st *State, args []string) error {
 				case n.Error != "":
 					status = n.Error
 					problems = append(problems, fmt.Sprintf("%s: %s %s failed: %s", r.Task, n.Method, n.URL, n.Error))
-				case n.Status >= 400 && refuses && n.Method != "GET" && (n.Status == 409 || n.Status == 422):
-					// The site's own refusal of the write a task that
-					// cannot be done asks for: the answer it must give.
+				case n.Status >= 400 && refuses && (n.Status == 409 || n.Status == 422):
+					// The site's own refusal of the request a task that
+					// cannot be done asks for (a write, or a page asked
+					// for what the site does not offer): the answer it
+					// must give.
 					note = "  (the refusal this task expects)"
 				case n.Status >= 400:
 					problems = append(problems, fmt.Sprintf("%s: %s %s answered %d", r.Task, n.Method, n.URL, n.Status))

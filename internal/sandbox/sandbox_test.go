@@ -104,14 +104,14 @@ func TestStateIsPerValue(t *testing.T) {
 		}
 		return loc
 	}
-	if got := order(a); got != "/orders/SH-1001" {
-		t.Errorf("first order of a goes to %s, want /orders/SH-1001", got)
+	if got := order(a); got != "/orders/SH-1001?placed=1" {
+		t.Errorf("first order of a goes to %s, want /orders/SH-1001?placed=1", got)
 	}
-	if got := order(a); got != "/orders/SH-1002" {
-		t.Errorf("second order of a goes to %s, want /orders/SH-1002", got)
+	if got := order(a); got != "/orders/SH-1002?placed=1" {
+		t.Errorf("second order of a goes to %s, want /orders/SH-1002?placed=1", got)
 	}
-	if got := order(b); got != "/orders/SH-1001" {
-		t.Errorf("first order of b goes to %s, want /orders/SH-1001: state leaked from a", got)
+	if got := order(b); got != "/orders/SH-1001?placed=1" {
+		t.Errorf("first order of b goes to %s, want /orders/SH-1001?placed=1: state leaked from a", got)
 	}
 	if _, _, body := do(t, b, "GET", "https://shop.sandbox.test/cart", nil); !strings.Contains(body, "Your cart is empty") {
 		t.Error("b's cart is not empty after its checkout")
@@ -143,7 +143,7 @@ func TestForms(t *testing.T) {
 		{"cancel a delivered order", "POST", "https://shop.sandbox.test/orders/SH-0995/cancel", url.Values{"reason": {"x"}},
 			http.StatusConflict, "", "https://shop.sandbox.test/orders/SH-0995", "Delivered"},
 		{"newsletter choice", "POST", "https://shop.sandbox.test/account", url.Values{"newsletter": {"monthly"}},
-			http.StatusSeeOther, "/account", "https://shop.sandbox.test/account", "Your settings were saved."},
+			http.StatusSeeOther, "/account?saved=1", "https://shop.sandbox.test/account?saved=1", "Your settings were saved."},
 		{"book too many guests", "POST", "https://stays.sandbox.test/bookings", url.Values{"stay": {"H-101"}, "date": {"2026-03-02"}, "nights": {"1"}, "guests": {"9"}, "name": {"R"}},
 			http.StatusUnprocessableEntity, "", "", ""},
 		{"draft a reply", "POST", "https://forum.sandbox.test/t/3/reply", url.Values{"body": {"Try a new cable."}, "action": {"draft"}},

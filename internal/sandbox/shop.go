@@ -45,6 +45,8 @@ type order struct {
 	Reason string
 	// Gift is set on a gift-card order, which has no lines.
 	Gift *giftCard
+	// DeliverTo is where a placed order goes, as the checkout sent it.
+	DeliverTo string
 	// New marks an order placed during this task.
 	New bool
 }
@@ -79,7 +81,8 @@ func (o *order) Cancellable() bool { return o.Status == "Processing" }
 type account struct {
 	Name, Street, City, Postcode string
 	Newsletter                   string
-	Saved                        bool
+	// Saved marks an account saved during this task; no visit clears it.
+	Saved bool
 }
 
 // newsletters are the e-mail choices of the account page, in the order
@@ -147,8 +150,11 @@ func (s *shop) seedOrders() {
 }
 
 type shopPage struct {
-	Title    string
-	URL      *url.URL
+	Title string
+	URL   *url.URL
+	// Notice is the confirmation a write's redirect carries in its URL,
+	// shown only while what it says is so.
+	Notice   string
 	CartQty  int
 	Account  account
 	Banner   string
@@ -330,11 +336,11 @@ func (s *shop) checkout(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	o := &order{ID: fmt.Sprintf("SH-%04d", s.nextOrder), Placed: Today, Status: "Processing", Lines: s.cart,
-		Note: strings.TrimSpace(r.PostForm.Get("note")), New: true}
+		Note: strings.TrimSpace(r.PostForm.Get("note")), DeliverTo: a.address(), New: true}
 	s.nextOrder++
 	s.orders = append([]*order{o}, s.orders...)
 	s.cart = nil
-	seeOther(w, r, "/orders/"+o.ID)
+	seeOther(w, r, "/orders/"+o.ID+"?placed=1")
 }
 
 func (s *shop) findOrder(id string) *order {
@@ -360,6 +366,9 @@ func (s *shop) orderPage(w http.ResponseWriter, r *http.Request) {
 	}
 	p := s.page(r, "Order "+o.ID)
 	p.Order = o
+	if o.New && r.URL.Query().Get("placed") == "1" {
+		p.Notice = "Thank you! Order " + o.ID + " is placed."
+	}
 	s.render(w, http.StatusOK, "order", p)
 }
 
@@ -385,8 +394,15 @@ func (s *shop) cancel(w http.ResponseWriter, r *http.Request) {
 func (s *shop) accountPage(w http.ResponseWriter, r *http.Request) {
 	p := s.page(r, "Your account")
 	p.Letters = newsletters
+	if s.account.Saved && r.URL.Query().Get("saved") == "1" {
+		p.Notice = "Your settings were saved."
+	}
 	s.render(w, http.StatusOK, "account", p)
-	s.account.Saved = false
+}
+
+// address is where the account's orders go, as its pages show it.
+func (a account) address() string {
+	return a.Name + ", " + a.Street + ", " + a.City + " " + a.Postcode
 }
 
 func (s *shop) saveAccount(w http.ResponseWriter, r *http.Request) {
@@ -412,7 +428,7 @@ func (s *shop) saveAccount(w http.ResponseWriter, r *http.Request) {
 	}
 	a.Saved = true
 	s.account = a
-	seeOther(w, r, "/account")
+	seeOther(w, r, "/account?saved=1")
 }
 
 // giftAmounts are the gift-card values the shop sells, in euros.
@@ -482,5 +498,5 @@ func (s *shop) giftOrder(w http.ResponseWriter, r *http.Request) {
 	o := &order{ID: s.nextID(), Placed: Today, Status: "Sent", Gift: g, New: true}
 	s.nextOrder++
 	s.orders = append([]*order{o}, s.orders...)
-	seeOther(w, r, "/orders/"+o.ID)
+	seeOther(w, r, "/orders/"+o.ID+"?placed=1")
 }

@@ -38,10 +38,10 @@ func TestGiftCardPaidInFrame(t *testing.T) {
 	}
 	order.Set("token", PayToken(2500, "SH-1001", "9010"))
 	code, loc, _ := do(t, web, "POST", "https://shop.sandbox.test/gift-cards/order", order)
-	if code != http.StatusSeeOther || loc != "/orders/SH-1001" {
-		t.Fatalf("paid order: %d %q, want 303 to /orders/SH-1001", code, loc)
+	if code != http.StatusSeeOther || loc != "/orders/SH-1001?placed=1" {
+		t.Fatalf("paid order: %d %q, want 303 to /orders/SH-1001?placed=1", code, loc)
 	}
-	_, _, body = do(t, web, "GET", "https://shop.sandbox.test/orders/SH-1001", nil)
+	_, _, body = do(t, web, "GET", "https://shop.sandbox.test"+loc, nil)
 	body = html.UnescapeString(body)
 	for _, want := range []string{"Order SH-1001 is placed", "Ines Calloway <ines@example.org>", "€25.00", "card ending 9010"} {
 		if !strings.Contains(body, want) {

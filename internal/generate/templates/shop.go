@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math/rand/v2"
+	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
@@ -92,21 +93,40 @@ func shopURL(path string) string { return shopBase + path }
 // a regular expression.
 func shopPattern(path string) string { return "^" + regexp.QuoteMeta(shopBase) + path + "$" }
 
-// shopWrites holds when the shop accepted a post to one of paths (regular
-// expressions): a not over it forbids them.
-func shopWrites(paths ...string) *contract.Network {
-	return &contract.Network{URLPattern: shopPattern("/(?:" + strings.Join(paths, "|") + ")"), Method: "POST", StatusIn: []int{303}}
+// shopWritesBeyondCart holds when the shop accepted n writes other than
+// adding to and removing from the cart, which are steps on the way to an
+// order: any other route, a later one included, counts.
+func shopWritesBeyondCart(n int) *contract.Network {
+	w := generate.Post("^"+regexp.QuoteMeta(shopBase+"/")+notFirstSegment("cart"), nil)
+	w.Count = &contract.Count{Op: contract.OpEq, Value: n}
+	return w
 }
 
-// The shop's final writes: an order, a cancellation, the account, a
-// gift-card order. Adding to and removing from the cart are steps on the
-// way to an order.
-const (
-	shopWriteCheckout = "checkout"
-	shopWriteCancel   = `orders/[^/]+/cancel`
-	shopWriteAccount  = "account"
-	shopWriteGift     = "gift-cards/order"
-)
+// notFirstSegment is a pattern for the rest of a URL after the host's
+// "/" whose path does not begin with the segment seg (letters and digits
+// only): the root, another segment, or one that only starts like seg.
+func notFirstSegment(seg string) string {
+	p := `[^/?#]`
+	for i := len(seg) - 1; i >= 0; i-- {
+		p = `(?:$|[^` + seg[i:i+1] + `]|` + seg[i:i+1] + p + `)`
+	}
+	return p
+}
+
+// shopPlaced holds when the only write beyond the cart placed order
+// SH-1001, with lines lines, to the saved address, and left the cart
+// empty: read on the order's page and the cart's, wherever the browser
+// ended.
+func shopPlaced(lines int) contract.Postconditions {
+	addr, _ := sandbox.ShopAccount()
+	order := shopURL("/orders/" + sandbox.ShopNextOrder)
+	return contract.Postconditions{
+		shopWritesBeyondCart(1),
+		onPage(order, generate.Count(".order-line", lines)),
+		onPage(order, generate.Text(".deliver-to", fmt.Sprintf("%s, %s, %s %s", addr.Name, addr.Street, addr.City, addr.Postcode))),
+		onPage(shopURL("/cart"), generate.Text(".empty", "Your cart is empty")),
+	}
+}
 
 // queryParam is a pattern for a shop search URL whose query has key=value
 // anywhere in it.
@@ -246,17 +266,25 @@ func drawShopFindCheapestRated(r *rand.Rand) generate.Instance {
 		Instruction: fmt.Sprintf(shopPick(r, asks), k.cat.Name, shopStars(k.minRating)),
 		StartURL:    shopURL("/"),
 		Contract: contract.Postconditions{
-			generate.URLIs(generate.Exact(page)),
+			generate.URLIs(pathPattern(page)),
 			generate.Text(".product .sku", k.answer.SKU),
 			generate.Text(".product h1", k.answer.Name),
+			generate.NoWrite(sandbox.ShopHost),
 		},
 		Reference: path(k.answer, true, true),
 		Controls: []generate.Control{
 			{Name: "wrong-item", Reference: path(k.decoy, !k.skipRating, k.skipRating), FailsOn: 0},
 			{Name: "one-step-short", Reference: path(k.answer, true, true)[:4], FailsOn: 0},
+			{Name: "added-to-cart", Reference: slices.Concat(path(k.answer, true, true), shopLeftInCart(k.answer, page)), FailsOn: 3},
+			{Name: "emails-changed", Reference: slices.Concat(shopEmailsChanged(), path(k.answer, true, true)), FailsOn: 3},
+		},
+		Alternates: []generate.Alternate{
+			{Name: "fragment", Reference: append(path(k.answer, true, true), generate.Navigate(page+"#reviews"), generate.Read())},
+			{Name: "other-query", Reference: append(path(k.answer, true, true), generate.Navigate(page+"?from=search"), generate.Read())},
 		},
 		Rationale: fmt.Sprintf("The answer is %s (%s, %s, rated %s); %s (%s, rated %s, stock %d) is what an agent that forgets %s "+
-			"opens. The URL pins the product page; the SKU and the heading are the fact it shows.",
+			"opens. The instruction asks to end on the product page: the URL pins its path, whatever its query or fragment; the SKU and the heading "+
+			"are the fact it shows. Nothing may be written: a cart or an account changed was not asked for.",
 			k.answer.Name, k.answer.SKU, k.answer.Price(), k.answer.Stars(), k.decoy.Name, k.decoy.Price(), k.decoy.Stars(), k.decoy.Stock, forgot),
 	}
 }
@@ -320,6 +348,7 @@ func drawShopNavigateBrand(r *rand.Rand) generate.Instance {
 	}
 	steps := append(shopBrandSteps(k.brand, k.cat),
 		generate.Click("link", "4.0 and up"), generate.Click("link", "In stock only"), generate.Click("link", "Best rated"), generate.Read())
+	list := shopURL("/search?" + url.Values{"q": {k.brand}, "category": {k.cat.Slug}, "in_stock": {"1"}, "min_rating": {"40"}, "sort": {"rating"}}.Encode())
 	return generate.Instance{
 		Params:      map[string]string{"brand": k.brand, "category": k.cat.Name},
 		Instruction: fmt.Sprintf(shopPick(r, asks), k.brand, k.cat.Name),
@@ -331,15 +360,24 @@ func drawShopNavigateBrand(r *rand.Rand) generate.Instance {
 			generate.URLIs(shopQueryParam("sort", "rating")),
 			generate.Count(".results .card", len(k.shown)),
 			generate.Text(".results .card:first-child .name", k.shown[0].Name),
+			generate.NoWrite(sandbox.ShopHost),
 		},
 		Reference: steps,
 		Controls: []generate.Control{
 			{Name: "one-step-short", Reference: slices.Concat(steps[:4], []suite.Step{generate.Read()}), FailsOn: 3},
 			{Name: "no-brand", Reference: []suite.Step{generate.ClickLink(k.cat.Name, "category="+k.cat.Slug), generate.Click("link", "4.0 and up"),
 				generate.Click("link", "In stock only"), generate.Click("link", "Best rated"), generate.Read()}, FailsOn: 4},
+			{Name: "added-top-to-cart", Reference: slices.Concat(steps, shopLeftInCart(k.shown[0], list)), FailsOn: 6},
+			{Name: "emails-changed", Reference: slices.Concat(shopEmailsChanged(), steps), FailsOn: 6},
+		},
+		Alternates: []generate.Alternate{
+			{Name: "other-order", Reference: append(shopBrandSteps(k.brand, k.cat),
+				generate.Click("link", "Best rated"), generate.Click("link", "In stock only"), generate.Click("link", "4.0 and up"), generate.Read())},
+			{Name: "typed-url", Reference: append(shopBrandSteps(k.brand, k.cat), generate.Navigate(list+"&page=1#results"), generate.Read())},
 		},
 		Rationale: fmt.Sprintf("%s has %d items in %s; %d are in stock and rated 4.0 or more, best rated %s. "+
-			"The URL clauses pin each filter and the sort whatever order the query takes; the count pins the brand, the first card the sort.",
+			"The instruction asks to end on that list: the URL clauses pin each filter and the sort whatever order the query takes, and no other "+
+			"parameter or fragment decides; the count pins the brand, the first card the sort. Nothing may be written.",
 			k.brand, len(k.all), k.cat.Name, len(k.shown), k.shown[0].Name),
 	}
 }
@@ -403,17 +441,6 @@ func shopOrderSteps(p sandbox.Product, qty int) []suite.Step {
 	}
 }
 
-// noOtherShopWrites forbids the shop's final writes but those named.
-func shopOtherWrites(allowed ...string) *contract.Not {
-	var rest []string
-	for _, w := range []string{shopWriteCheckout, shopWriteCancel, shopWriteAccount, shopWriteGift} {
-		if !slices.Contains(allowed, w) {
-			rest = append(rest, w)
-		}
-	}
-	return generate.Not(shopWrites(rest...))
-}
-
 func drawShopBuyCheapest(r *rand.Rand) generate.Instance {
 	k := shopPick(r, shopBuyCases())
 	qty := 2 + r.IntN(3)
@@ -428,22 +455,28 @@ func drawShopBuyCheapest(r *rand.Rand) generate.Instance {
 		Params:      map[string]string{"brand": k.brand, "category": k.cat.Name, "qty": strconv.Itoa(qty)},
 		Instruction: fmt.Sprintf(shopPick(r, asks), qty, k.brand, k.cat.Name),
 		StartURL:    shopURL("/"),
-		Contract: contract.Postconditions{
+		Contract: slices.Concat(contract.Postconditions{
 			generate.Once(generate.Post(shopPattern("/checkout"), map[string]string{"line": fmt.Sprintf("%sx%d", k.answer.SKU, qty)})),
-			generate.Text(".confirmation", "Order "+sandbox.ShopNextOrder+" is placed"),
-			generate.Count(".order-line", 1),
-			generate.URLIs(generate.Exact(shopURL("/orders/" + sandbox.ShopNextOrder))),
-			shopOtherWrites(shopWriteCheckout),
-			generate.NoDialog(),
-		},
+		}, shopPlaced(1), contract.Postconditions{generate.NoDialog()}),
 		Reference: ref,
 		Controls: []generate.Control{
 			{Name: "wrong-item", Reference: slices.Concat([]suite.Step{generate.Navigate(shopURL("/product/" + k.next.SKU))},
 				shopOrderSteps(k.next, qty)[1:]), FailsOn: 0},
 			{Name: "wrong-quantity", Reference: slices.Concat(filters, shopOrderSteps(k.answer, qty-1)), FailsOn: 0},
+			{Name: "second-order", Reference: slices.Concat(ref, []suite.Step{generate.Navigate(shopURL("/product/" + k.next.SKU))}, shopOrderSteps(k.next, 1)[1:],
+				[]suite.Step{generate.Navigate(shopURL("/orders/" + sandbox.ShopNextOrder)), generate.Read()}), FailsOn: 1},
+			{Name: "left-in-cart", Reference: slices.Concat(ref, shopLeftInCart(k.next, shopURL("/orders/"+sandbox.ShopNextOrder))), FailsOn: 4},
+			{Name: "other-address", Reference: slices.Concat(filters, shopOrderSteps(k.answer, qty)[:4],
+				[]suite.Step{generate.Type("Street", shopOtherStreet, false), generate.Click("button", "Place order")}), FailsOn: 3},
+		},
+		Alternates: []generate.Alternate{
+			{Name: "then-orders", Reference: append(slices.Clone(ref), generate.Click("link", "Your orders"), generate.Read())},
+			{Name: "in-two-adds", Reference: slices.Concat(filters, shopOrderSteps(k.answer, 1)[:3],
+				[]suite.Step{generate.Navigate(shopURL("/product/" + k.answer.SKU))}, shopOrderSteps(k.answer, qty-1)[1:])},
 		},
 		Rationale: fmt.Sprintf("The cheapest in-stock %s item in %s is %s (%s, %s); the post pins SKU and quantity (%s x%d) and that "+
-			"one order was placed; %s (%s) is the near miss. The confirmation names the first new order.",
+			"one order was placed; %s (%s) is the near miss. Whatever page the browser ends on, the new order's page must show that one line "+
+			"going to the saved address, and the cart must be left empty; adding to and removing from the cart are steps on the way, any other write fails.",
 			k.brand, k.cat.Name, k.answer.Name, k.answer.SKU, k.answer.Price(), k.answer.SKU, qty, k.next.Name, k.next.Price()),
 	}
 }
@@ -495,16 +528,6 @@ func shopCancelSteps(id, reason string) []suite.Step {
 	}
 }
 
-func shopOtherOrders(id string) []string {
-	var out []string
-	for _, o := range sandbox.ShopOrders() {
-		if o.ID != id {
-			out = append(out, o.ID)
-		}
-	}
-	return out
-}
-
 func drawShopCancel(r *rand.Rand) generate.Instance {
 	k := shopPick(r, shopOrderItems("Processing"))
 	reason := shopPick(r, shopCancelReasons)
@@ -525,20 +548,26 @@ func drawShopCancel(r *rand.Rand) generate.Instance {
 		Instruction: fmt.Sprintf(shopPick(r, asks), k.line.Name, reason),
 		StartURL:    shopURL("/"),
 		Contract: contract.Postconditions{
-			generate.Once(generate.Post(shopPattern("/orders/"+regexp.QuoteMeta(id)+"/cancel"), map[string]string{"reason": reason})),
-			generate.Text(".cancelled", "Order "+id+" is cancelled"),
-			generate.Text(".cancelled .reason", reason),
-			generate.URLIs(generate.Exact(shopURL("/orders/" + id))),
-			generate.Not(shopWrites("orders/(?:" + strings.Join(shopOtherOrders(id), "|") + ")/cancel")),
-			shopOtherWrites(shopWriteCancel),
+			generate.Once(postField(shopPattern("/orders/"+regexp.QuoteMeta(id)+"/cancel"), "reason", reason)),
+			writesOn(sandbox.ShopHost, 1),
+			onPage(shopURL("/orders/"+id), generate.Text(".cancelled .reason", reason)),
+			generate.NoDialog(),
 		},
 		Reference: shopCancelSteps(id, reason),
 		Controls: []generate.Control{
 			{Name: "wrong-order", Reference: shopCancelSteps(other, reason), FailsOn: 0},
-			{Name: "side-effect", Reference: slices.Concat(shopCancelSteps(other, reason), shopCancelSteps(id, reason)), FailsOn: 4},
+			{Name: "side-effect", Reference: slices.Concat(shopCancelSteps(other, reason), shopCancelSteps(id, reason)), FailsOn: 1},
+			{Name: "left-in-cart", Reference: slices.Concat(shopCancelSteps(id, reason), shopLeftInCart(shopInStock(), shopURL("/orders/"+id))), FailsOn: 1},
+			{Name: "other-after", Reference: slices.Concat(shopCancelSteps(id, reason), shopCancelSteps(other, reason),
+				[]suite.Step{generate.Navigate(shopURL("/orders/" + id)), generate.Read()}), FailsOn: 1},
+		},
+		Alternates: []generate.Alternate{
+			{Name: "spaces", Reference: shopCancelSteps(id, "  "+reason+" ")},
+			{Name: "then-list", Reference: append(shopCancelSteps(id, reason), generate.Click("link", "All your orders"), generate.Read())},
 		},
 		Rationale: fmt.Sprintf("The %s is in order %s, one of two orders still processing (the other is %s). The post pins the "+
-			"order and the reason; the not clauses fail a run that also cancels another order or writes anything else.",
+			"order and the reason as the shop stores it (trimmed), once; it is the only write, so cancelling another order or writing anything "+
+			"else fails. The order's page must show the reason, wherever the browser ends.",
 			k.line.Name, id, other),
 	}
 }
@@ -586,19 +615,24 @@ func drawShopChangeAddress(r *rand.Rand) generate.Instance {
 		Instruction: fmt.Sprintf(shopPick(r, asks), name, a.street, a.city, a.postcode),
 		StartURL:    shopURL("/"),
 		Contract: contract.Postconditions{
-			generate.Once(generate.Post(shopPattern("/account"), form)),
-			generate.Text(".saved", "Your settings were saved"),
-			generate.Text(".account .current-address", full),
-			generate.URLIs(generate.Exact(shopURL("/account"))),
-			shopOtherWrites(shopWriteAccount),
+			generate.Once(trimmed(generate.Post(shopPattern("/account"), form))),
+			writesOn(sandbox.ShopHost, 1),
+			onPage(shopURL("/account"), generate.Text(".account .current-address", full)),
 		},
 		Reference: shopAddressSteps(name, a, true),
 		Controls: []generate.Control{
 			{Name: "one-step-short", Reference: shopAddressSteps(name, a, false), FailsOn: 0},
 			{Name: "postcode-kept", Reference: slices.Concat(shopAddressSteps(name, a, false)[:4], []suite.Step{generate.Click("button", "Save address")}), FailsOn: 0},
+			{Name: "also-emails", Reference: append(shopAddressSteps(name, a, true), generate.Click("button", shopOtherLetter()[1])), FailsOn: 1},
+			{Name: "left-in-cart", Reference: slices.Concat(shopLeftInCart(shopInStock(), shopURL("/")), shopAddressSteps(name, a, true)), FailsOn: 1},
 		},
-		Rationale: "The post pins all four fields of the address form as typed; the account page then shows the saved notice " +
-			"and the new address. Saving without the new postcode, or not saving, fails the post.",
+		Alternates: []generate.Alternate{
+			{Name: "spaces", Reference: shopAddressSteps(" "+name, shopAddress{a.street + "  ", a.city, " " + a.postcode}, true)},
+			{Name: "reload", Reference: append(shopAddressSteps(name, a, true), generate.Navigate(shopURL("/account")), generate.Read())},
+			{Name: "then-home", Reference: append(shopAddressSteps(name, a, true), generate.Click("link", "Larkspur Market"), generate.Read())},
+		},
+		Rationale: "The post pins all four fields of the address form as the shop stores them (trimmed), once, and is the only write; " +
+			"the account page must show the new address, wherever the browser ends. Saving without the new postcode, or not saving, fails the post.",
 	}
 }
 
@@ -621,28 +655,36 @@ func drawShopAddressAndEmails(r *rand.Rand) generate.Instance {
 		"Two things on Larkspur Market: my delivery address is now %s, %s %s, and I want %s from them.",
 		"Update my Larkspur Market account: new delivery address %s, %s %s; and change my e-mail setting so I get %s.",
 	}
-	addr := fmt.Sprintf("%s, %s %s", a.street, a.city, a.postcode)
+	saved, _ := sandbox.ShopAccount()
+	addr := fmt.Sprintf("%s, %s, %s %s", saved.Name, a.street, a.city, a.postcode)
 	steps := append(shopAddressSteps("", a, true), generate.Click("button", letter[1]))
 	return generate.Instance{
 		Params:      map[string]string{"street": a.street, "city": a.city, "postcode": a.postcode, "newsletter": letter[0]},
 		Instruction: fmt.Sprintf(shopPick(r, asks), a.street, a.city, a.postcode, wants[letter[0]]),
 		StartURL:    shopURL("/"),
 		Contract: contract.Postconditions{
-			generate.Once(generate.Post(shopPattern("/account"), map[string]string{"street": a.street, "city": a.city, "postcode": a.postcode})),
+			generate.Once(trimmed(generate.Post(shopPattern("/account"), map[string]string{"street": a.street, "city": a.city, "postcode": a.postcode}))),
 			generate.Once(generate.Post(shopPattern("/account"), map[string]string{"newsletter": letter[0]})),
-			generate.Text(".account .current-address", addr),
-			generate.Text(".newsletter", letter[1]),
-			generate.URLIs(generate.Exact(shopURL("/account"))),
-			shopOtherWrites(shopWriteAccount),
+			writesOn(sandbox.ShopHost, 2),
+			onPage(shopURL("/account"), generate.Text(".account .current-address", addr)),
+			onPage(shopURL("/account"), generate.Text(".newsletter", letter[1])),
 		},
 		Reference: steps,
 		Controls: []generate.Control{
 			{Name: "address-only", Reference: shopAddressSteps("", a, true), FailsOn: 1},
 			{Name: "wrong-choice", Reference: append(shopAddressSteps("", a, true), generate.Click("button", other[1])), FailsOn: 1},
 			{Name: "emails-only", Reference: []suite.Step{generate.Click("link", "Your account"), generate.Click("button", letter[1])}, FailsOn: 0},
+			{Name: "renamed", Reference: append(shopAddressSteps(shopOtherName, a, true), generate.Click("button", letter[1])), FailsOn: 3},
+			{Name: "other-then-right", Reference: append(shopAddressSteps("", a, true), generate.Click("button", other[1]), generate.Click("button", letter[1])), FailsOn: 2},
+		},
+		Alternates: []generate.Alternate{
+			{Name: "emails-first", Reference: append([]suite.Step{generate.Click("link", "Your account"), generate.Click("button", letter[1])}, shopAddressSteps("", a, true)[1:]...)},
+			{Name: "spaces", Reference: append(shopAddressSteps("", shopAddress{" " + a.street, a.city + " ", a.postcode + " "}, true), generate.Click("button", letter[1]))},
+			{Name: "reload", Reference: append(slices.Clone(steps), generate.Navigate(shopURL("/account")), generate.Read())},
 		},
 		Rationale: fmt.Sprintf("Two writes on the account page, each its own post: the address form (street, city, postcode) and the "+
-			"e-mail button %q (value %s). Each is pinned once; the page shows both.", letter[1], letter[0]),
+			"e-mail button %q (value %s). Each is pinned once (the address as the shop stores it, trimmed) and they are the only writes; the "+
+			"account page must show both, with the name kept, wherever the browser ends.", letter[1], letter[0]),
 	}
 }
 
@@ -683,7 +725,7 @@ type shopGiftBuy struct {
 func shopGiftSteps(g shopGiftBuy, place bool) []suite.Step {
 	s := []suite.Step{
 		generate.ClickLink("Gift cards", "/gift-cards"),
-		generate.Select("Amount", fmt.Sprintf("€%d", g.euros)),
+		generate.Type("Amount in euros", strconv.Itoa(g.euros), false),
 		generate.Type("Recipient's name", g.to.name, false),
 		generate.Type("Recipient's e-mail", g.to.email, false),
 		generate.Type("Message (optional)", g.message, false),
@@ -715,6 +757,11 @@ func drawShopGiftCard(r *rand.Rand) generate.Instance {
 	for wrong.euros == g.euros {
 		wrong.euros = shopPick(r, amounts)
 	}
+	order := shopURL("/orders/" + sandbox.ShopNextOrder)
+	second := g
+	second.to = shopRecipients[(slices.Index(shopRecipients, g.to)+1)%len(shopRecipients)]
+	spaced := g
+	spaced.to.name, spaced.message = " "+g.to.name+" ", g.message+"  "
 	declined := g
 	for _, c := range sandbox.PayCards() {
 		if c.Outcome == "declined" {
@@ -727,23 +774,30 @@ func drawShopGiftCard(r *rand.Rand) generate.Instance {
 		Instruction: fmt.Sprintf(shopPick(r, asks), g.euros, g.to.name, g.to.email, g.message, g.card.Number, g.expiry, g.cvc, g.who),
 		StartURL:    shopURL("/"),
 		Contract: contract.Postconditions{
-			generate.Once(generate.Post(shopPattern("/gift-cards/order"), map[string]string{"amount": strconv.Itoa(g.euros), "to_name": g.to.name,
-				"to_email": g.to.email, "message": g.message, "token": token})),
+			generate.Once(trimmed(generate.Post(shopPattern("/gift-cards/order"), map[string]string{"amount": strconv.Itoa(g.euros), "to_name": g.to.name,
+				"to_email": g.to.email, "message": g.message, "token": token}))),
 			generate.Once(generate.Post("^"+regexp.QuoteMeta(shopPayBase+"/charge")+"$", map[string]string{"amount": strconv.Itoa(g.euros * 100), "ref": sandbox.ShopNextOrder})),
-			generate.Text(".confirmation", "Order "+sandbox.ShopNextOrder+" is placed"),
-			generate.Text(".gift .gift-to", g.to.name+" <"+g.to.email+">"),
-			generate.URLIs(generate.Exact(shopURL("/orders/" + sandbox.ShopNextOrder))),
-			shopOtherWrites(shopWriteGift),
+			writesOn(sandbox.ShopHost, 1),
+			writesOn(sandbox.PayHost, 1),
+			onPage(order, generate.Text(".gift .gift-to", g.to.name+" <"+g.to.email+">")),
+			onPage(order, generate.Text(".gift .gift-amount", fmt.Sprintf("€%d.00", g.euros))),
 		},
 		Reference: shopGiftSteps(g, true),
 		Controls: []generate.Control{
 			{Name: "wrong-amount", Reference: shopGiftSteps(wrong, true), FailsOn: 0},
 			{Name: "one-step-short", Reference: shopGiftSteps(g, false), FailsOn: 0},
 			{Name: "declined-card", Reference: shopGiftSteps(declined, false), FailsOn: 0},
+			{Name: "second-gift-card", Reference: slices.Concat(shopGiftSteps(g, true), shopGiftSteps(second, true),
+				[]suite.Step{generate.Navigate(order), generate.Read()}), FailsOn: 2},
+			{Name: "left-in-cart", Reference: slices.Concat(shopGiftSteps(g, true), shopLeftInCart(shopInStock(), order)), FailsOn: 2},
+		},
+		Alternates: []generate.Alternate{
+			{Name: "spaces", Reference: shopGiftSteps(spaced, true)},
+			{Name: "then-orders", Reference: append(shopGiftSteps(g, true), generate.Click("link", "Your orders"), generate.Read())},
 		},
 		Rationale: fmt.Sprintf("The card form is a page of %s in an iframe; an approved charge (pinned: %d cents for %s) hands the "+
-			"token %s to the shop page, which alone enables Place order. The shop's post pins the gift card and that token; the "+
-			"order page confirms it.", sandbox.PayHost, g.euros*100, sandbox.ShopNextOrder, token),
+			"token %s to the shop page, which alone enables Place order. The shop's post pins the gift card (as the shop stores it, trimmed) "+
+			"and that token; it and the charge are the only writes on either host, and the order's page must show the card, wherever the browser ends.", sandbox.PayHost, g.euros*100, sandbox.ShopNextOrder, token),
 	}
 }
 
@@ -769,16 +823,31 @@ func drawShopCancelSent(r *rand.Rand) generate.Instance {
 		StartURL:    shopURL("/"),
 		Contract: contract.Postconditions{
 			generate.NoWrite(sandbox.ShopHost),
-			generate.URLIs(generate.Exact(shopURL("/orders/" + id))),
-			generate.Text(".order-status", k.order.Status),
+			generate.Or(
+				&contract.And{Children: []contract.Clause{
+					generate.URLIs(pathPattern(shopURL("/orders/" + id))),
+					generate.Text(".order-status", k.order.Status),
+				}},
+				&contract.Network{URLPattern: shopPattern("/orders/" + regexp.QuoteMeta(id) + "/cancel"), Method: "POST", StatusIn: []int{409}},
+			),
 		},
 		Reference: []suite.Step{generate.Click("link", "Your orders"), generate.Read(), generate.Click("link", id), generate.Read()},
 		Controls: []generate.Control{
 			{Name: "one-step-short", Reference: []suite.Step{generate.Click("link", "Your orders"), generate.Read()}, FailsOn: 1},
 			{Name: "did-something-else", Reference: shopCancelSteps(processing, reason), FailsOn: 0},
+			{Name: "other-sent-order", Reference: []suite.Step{generate.Click("link", "Your orders"), generate.Read(), generate.Click("link", shopOtherSent(id)), generate.Read()}, FailsOn: 1},
+			{Name: "left-in-cart", Reference: slices.Concat([]suite.Step{generate.Click("link", "Your orders"), generate.Read(), generate.Click("link", id)},
+				shopLeftInCart(shopInStock(), shopURL("/orders/"+id))), FailsOn: 0},
+		},
+		Alternates: []generate.Alternate{
+			{Name: "other-query", Reference: []suite.Step{generate.Click("link", "Your orders"), generate.Read(), generate.Navigate(shopURL("/orders/" + id + "?from=list")), generate.Read()}},
+			{Name: "back-and-forth", Reference: []suite.Step{generate.Click("link", "Your orders"), generate.Click("link", id), generate.Click("link", "All your orders"),
+				generate.Read(), generate.Click("link", id), generate.Read()}},
 		},
 		Rationale: fmt.Sprintf("The %s is in order %s, which is %s: orders can be cancelled only while processing, and its page "+
-			"offers no cancel form. The right outcome is that page, with nothing written.", k.line.Name, id, strings.ToLower(k.order.Status)),
+			"offers no cancel form. Nothing may be written, and the agent must have met the reason for this very order: its page (whatever "+
+			"its query or fragment), or the shop's refusal (409) of its cancellation. The order list shows every order's status and is "+
+			"reached by chance, so it is not that evidence.", k.line.Name, id, strings.ToLower(k.order.Status)),
 	}
 }
 
@@ -823,16 +892,30 @@ func drawShopSoldOut(r *rand.Rand) generate.Instance {
 		StartURL:    shopURL("/"),
 		Contract: contract.Postconditions{
 			generate.NoWrite(sandbox.ShopHost),
-			generate.URLIs(generate.Exact(shopURL("/product/" + k.item.SKU))),
-			generate.Text(".product .soldout", "cannot be ordered"),
+			generate.Or(
+				&contract.And{Children: []contract.Clause{
+					generate.URLIs(pathPattern(shopURL("/product/" + k.item.SKU))),
+					generate.Text(".product .soldout", "cannot be ordered"),
+				}},
+				&contract.Network{URLPattern: shopPattern("/cart/add"), Method: "POST", StatusIn: []int{409}, Form: map[string]string{"sku": k.item.SKU}},
+			),
 		},
 		Reference: []suite.Step{search(k.item), generate.ClickLink(k.item.Name, "/product/"+k.item.SKU), generate.Read()},
 		Controls: []generate.Control{
 			{Name: "one-step-short", Reference: []suite.Step{search(k.item), generate.Read()}, FailsOn: 1},
 			{Name: "did-something-else", Reference: slices.Concat([]suite.Step{search(k.twin)}, shopOrderSteps(k.twin, qty)), FailsOn: 0},
+			{Name: "twin-page", Reference: []suite.Step{search(k.twin), generate.ClickLink(k.twin.Name, "/product/"+k.twin.SKU), generate.Read()}, FailsOn: 1},
+			{Name: "twin-in-cart", Reference: slices.Concat([]suite.Step{search(k.twin), generate.ClickLink(k.twin.Name, "/product/"+k.twin.SKU)},
+				shopLeftInCart(k.twin, shopURL("/product/"+k.item.SKU))), FailsOn: 0},
+		},
+		Alternates: []generate.Alternate{
+			{Name: "via-department", Reference: []suite.Step{generate.ClickLink(k.item.Category, "/search?category="+shopCategory(k.item.Category).Slug),
+				generate.ClickLink(k.item.Name, "/product/"+k.item.SKU), generate.Read()}},
+			{Name: "fragment", Reference: []suite.Step{search(k.item), generate.ClickLink(k.item.Name, "/product/"+k.item.SKU), generate.Navigate(shopURL("/product/" + k.item.SKU + "#availability")), generate.Read()}},
 		},
 		Rationale: fmt.Sprintf("%s (%s) is sold out and its page offers no Add to cart; %s (%s) is the near twin in stock that "+
-			"an agent must not buy instead. The right outcome is the product page that says so, with nothing written.",
+			"an agent must not buy instead. Nothing may be written, and the agent must have met the reason for this very item: its page, "+
+			"which says so (whatever its query or fragment), or the shop's refusal (409) to add it to the cart.",
 			k.item.Name, k.item.SKU, k.twin.Name, k.twin.SKU),
 	}
 }
@@ -856,6 +939,19 @@ func drawShopGiftAmount(r *rand.Rand) generate.Instance {
 			nearest = a
 		}
 	}
+	other := shopUnsoldGiftAmounts[(slices.Index(shopUnsoldGiftAmounts, euros)+1)%len(shopUnsoldGiftAmounts)]
+	// ask fills in the gift-card form with amount and continues to payment.
+	ask := func(amount string) []suite.Step {
+		return []suite.Step{
+			generate.ClickLink("Gift cards", "/gift-cards"),
+			generate.Type("Amount in euros", amount, false),
+			generate.Type("Recipient's name", to.name, false),
+			generate.Type("Recipient's e-mail", to.email, false),
+			generate.Click("button", "Continue to payment"),
+			generate.Read(),
+		}
+	}
+	ref := ask(strconv.Itoa(euros))
 	return generate.Instance{
 		Params:      map[string]string{"amount": strconv.Itoa(euros), "to_name": to.name},
 		Instruction: fmt.Sprintf(shopPick(r, asks), to.name, euros, to.email, card.Number, card.Expiry),
@@ -863,18 +959,37 @@ func drawShopGiftAmount(r *rand.Rand) generate.Instance {
 		Contract: contract.Postconditions{
 			generate.NoWrite(sandbox.ShopHost),
 			generate.NoWrite(sandbox.PayHost),
-			generate.URLIs(generate.Exact(shopURL("/gift-cards"))),
-			generate.Text(".gift-amounts", "no other amounts"),
+			shopGiftRefused(euros),
 		},
-		Reference: []suite.Step{generate.ClickLink("Gift cards", "/gift-cards"), generate.Read()},
+		Reference: ref,
 		Controls: []generate.Control{
 			{Name: "one-step-short", Reference: []suite.Step{generate.Read()}, FailsOn: 2},
 			{Name: "did-something-else", Reference: shopGiftSteps(shopGiftBuy{euros: nearest, to: to, message: "Enjoy", card: card,
 				expiry: card.Expiry, cvc: "123", who: addr.Name}, true), FailsOn: 0},
+			{Name: "gift-page-only", Reference: []suite.Step{generate.ClickLink("Gift cards", "/gift-cards"), generate.Read()}, FailsOn: 2},
+			{Name: "other-amount-refused", Reference: ask(strconv.Itoa(other)), FailsOn: 2},
 		},
-		Rationale: fmt.Sprintf("The shop sells gift cards of %v euros only, which its gift-card page says; €%d is not one of them. "+
-			"The right outcome is that page with nothing written on the shop or the payment host.", sandbox.GiftCardAmounts(), euros),
+		Alternates: []generate.Alternate{
+			{Name: "amount-only", Reference: []suite.Step{generate.ClickLink("Gift cards", "/gift-cards"), generate.Type("Amount in euros", strconv.Itoa(euros), false),
+				generate.Click("button", "Continue to payment"), generate.Read()}},
+			{Name: "euro-sign", Reference: ask(fmt.Sprintf(" €%d ", euros))},
+			{Name: "refused-then-back", Reference: append(slices.Clone(ref), generate.Click("link", "Back to gift cards"), generate.Read())},
+		},
+		Rationale: fmt.Sprintf("The shop sells gift cards of %v euros only; €%d is not one of them. Nothing may be written on the shop "+
+			"or the payment host, and the agent must have asked for this very amount and met the shop's refusal of it (422, which "+
+			"names the amounts sold), wherever the browser ends. The gift-card page says which amounts are sold to every visitor, "+
+			"and is reached by chance, so it is not that evidence.", sandbox.GiftCardAmounts(), euros),
 	}
+}
+
+// shopGiftRefused holds when the shop refused (422) the payment page of
+// a gift card of euros, as the amount field sends it: with spaces, a euro
+// sign or cents the shop reads away.
+func shopGiftRefused(euros int) *contract.Network {
+	pad := `(?:\+|%20)*`
+	amount := `amount=` + pad + `(?:%E2%82%AC)?` + pad + strconv.Itoa(euros) + `(?:(?:\.|%2C)00)?` + pad + `(?:&|#|$)`
+	return &contract.Network{URLPattern: "^" + regexp.QuoteMeta(shopURL("/gift-cards/pay?")) + "(?:[^#]*&)?" + amount,
+		Method: "GET", StatusIn: []int{422}}
 }
 
 func shopAbs(n int) int {
@@ -882,4 +997,54 @@ func shopAbs(n int) int {
 		return -n
 	}
 	return n
+}
+
+// shopOtherStreet and shopOtherName are values no instance asks for: a
+// delivery address or a name changed where the task did not ask.
+const (
+	shopOtherStreet = "1 Elsewhere Lane"
+	shopOtherName   = "Pat Elsewhere"
+)
+
+// shopInStock is an item in stock, to put in the cart where no task asks.
+func shopInStock() sandbox.Product {
+	return shopFilter(func(p sandbox.Product) bool { return p.Stock > 0 })[0]
+}
+
+// shopLeftInCart adds p to the cart from its page and goes to the page at
+// end: a write nobody asked for, left in the cart.
+func shopLeftInCart(p sandbox.Product, end string) []suite.Step {
+	return []suite.Step{
+		generate.Navigate(shopURL("/product/" + p.SKU)),
+		generate.Click("button", "Add to cart"),
+		generate.Navigate(end),
+		generate.Read(),
+	}
+}
+
+// shopOtherLetter is an e-mail choice other than the account's.
+func shopOtherLetter() [2]string {
+	_, current := sandbox.ShopAccount()
+	for _, n := range sandbox.ShopNewsletters() {
+		if n[0] != current {
+			return n
+		}
+	}
+	panic("generate: one e-mail choice only")
+}
+
+// shopEmailsChanged changes the account's e-mail choice and goes back to
+// the home page: a write nobody asked for.
+func shopEmailsChanged() []suite.Step {
+	return []suite.Step{generate.Click("link", "Your account"), generate.Click("button", shopOtherLetter()[1]), generate.Click("link", "Larkspur Market")}
+}
+
+// shopOtherSent is a shipped or delivered order other than id.
+func shopOtherSent(id string) string {
+	for _, o := range sandbox.ShopOrders() {
+		if o.ID != id && !slices.Contains([]string{"Processing", "Cancelled"}, o.Status) {
+			return o.ID
+		}
+	}
+	panic("generate: one sent order only")
 }

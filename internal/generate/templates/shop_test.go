@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -154,7 +155,7 @@ func TestShopAnswersAreTheData(t *testing.T) {
 					t.Errorf("%s: %s is in stock", tpl.ID, in.Params["sku"])
 				}
 			case "shop-impossible-cancel-sent", "shop-cancel-processing-order":
-				id := strings.TrimPrefix(literalURL(in.Contract[3-boolInt(tpl.Kind == generate.KindImpossible)*2].(*contract.URL).Pattern), shopURL("/orders/"))
+				id := shopCancelled(in.Contract)
 				var found []sandbox.ShopOrder
 				for _, o := range sandbox.ShopOrders() {
 					for _, l := range o.Lines {
@@ -176,9 +177,67 @@ func TestShopAnswersAreTheData(t *testing.T) {
 	}
 }
 
-func boolInt(b bool) int {
-	if b {
-		return 1
+// shopCancelled is the order whose cancellation c names, in a clause of
+// its own or one of an or.
+func shopCancelled(c contract.Postconditions) string {
+	for _, c := range c {
+		cs := []contract.Clause{c}
+		if or, ok := c.(*contract.Or); ok {
+			cs = or.Children
+		}
+		for _, c := range cs {
+			if n, ok := c.(*contract.Network); ok {
+				if id := regexp.MustCompile(`SH-[0-9]{4}`).FindString(n.URLPattern); id != "" && strings.HasSuffix(n.URLPattern, "/cancel$") {
+					return id
+				}
+			}
+		}
 	}
-	return 0
+	return ""
+}
+
+func TestShopOutcomes(t *testing.T) {
+	for _, tpl := range shopTemplates {
+		for _, in := range shopDraws(tpl, 20) {
+			if len(in.Alternates) < 2 || len(in.Controls) < 2 {
+				t.Errorf("%s: %d alternates and %d controls, want two of each at least", tpl.ID, len(in.Alternates), len(in.Controls))
+			}
+			for _, c := range in.Contract {
+				if u, ok := c.(*contract.URL); ok && tpl.Kind != generate.KindFind && tpl.Kind != generate.KindNavigate {
+					t.Errorf("%s: a URL clause %s outside an or, though the instruction asks to end on no page", tpl.ID, u.Pattern)
+				}
+			}
+		}
+	}
+}
+
+// The writes beyond the cart count every accepted post but the cart's own,
+// a route the shop may add later included.
+func TestShopWritesBeyondCart(t *testing.T) {
+	re := regexp.MustCompile(shopWritesBeyondCart(1).URLPattern)
+	for u, want := range map[string]bool{
+		shopURL("/checkout"): true, shopURL("/account"): true, shopURL("/orders/SH-0999/cancel"): true,
+		shopURL("/gift-cards/order"): true, shopURL("/"): true, shopURL("/wishlist/add"): true,
+		shopURL("/car"): true, shopURL("/carts/add"): true, shopURL("/cartography"): true,
+		shopURL("/cart/add"): false, shopURL("/cart/remove"): false, shopURL("/cart"): false, shopURL("/cart?x=1"): false,
+		"https://pay.sandbox.test/charge": false,
+	} {
+		if re.MatchString(u) != want {
+			t.Errorf("%s counted is %v, want %v", u, !want, want)
+		}
+	}
+}
+
+// The refusal of a gift card is read for the asked amount however the
+// field sent it, and for no other.
+func TestShopGiftRefused(t *testing.T) {
+	re := regexp.MustCompile(shopGiftRefused(15).URLPattern)
+	for q, want := range map[string]bool{
+		"amount=15&to_name=Ines": true, "to_name=Ines&amount=15": true, "amount=+%E2%82%AC15+": true, "amount=15.00": true,
+		"amount=15#top": true, "amount=150": false, "amount=115": false, "amount=25": false, "x_amount=15": false, "amount=apple": false,
+	} {
+		if re.MatchString(shopURL("/gift-cards/pay?"+q)) != want {
+			t.Errorf("%s matched is %v, want %v", q, !want, want)
+		}
+	}
 }
