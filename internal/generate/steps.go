@@ -110,16 +110,13 @@ func Once(n *contract.Network) *contract.Network {
 	return n
 }
 
-// Not holds when c does not.
-func Not(c contract.Clause) *contract.Not { return &contract.Not{Child: c} }
-
 // Or holds when any of cs does.
 func Or(cs ...contract.Clause) *contract.Or { return &contract.Or{Children: cs} }
 
 // NoWrite holds when no write on host was accepted: no post to any of
 // its URLs answered 303.
 func NoWrite(host string) *contract.Not {
-	return Not(&contract.Network{URLPattern: "^https://" + regexp.QuoteMeta(host) + "/", Method: "POST", StatusIn: []int{303}})
+	return &contract.Not{Child: &contract.Network{URLPattern: "^https://" + regexp.QuoteMeta(host) + "/", Method: "POST", StatusIn: []int{303}}}
 }
 
 // NoDialog holds when no JavaScript dialog opened.

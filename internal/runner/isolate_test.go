@@ -130,8 +130,11 @@ func TestBrowserEndpointPerWorker(t *testing.T) {
 	var mu sync.Mutex
 	used := map[string]int{}
 	cfg.Server.Start = func(ctx context.Context, browserURL, browserContext, workDir string) (mcp.Transport, error) {
+		// The server reaches the browser through the judge's relay: the
+		// browser is known by its own WebSocket.
+		b := browserOf(t, browserURL)
 		mu.Lock()
-		used[browserURL]++
+		used[b]++
 		mu.Unlock()
 		if browserContext == "" {
 			t.Errorf("a task on %s got no browser context of its own", browserURL)
@@ -148,7 +151,7 @@ func TestBrowserEndpointPerWorker(t *testing.T) {
 		}
 	}
 	for _, u := range urls {
-		if used[u] == 0 {
+		if used[browserOf(t, u)] == 0 {
 			t.Errorf("no task ran on %s; used %v", u, used)
 		}
 		conn, err := cdpconn.Dial(ctx, u, nil)

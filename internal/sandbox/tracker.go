@@ -109,8 +109,33 @@ func (t *tracker) page(title string) *trackerPage {
 // issueNotice is the notice an issue's page shows for the query q of its
 // URL, or "".
 func (t *tracker) issueNotice(is *TrackerIssue, q url.Values) string {
+	if n := issueFieldNotice(is, q); n != "" {
+		return n
+	}
 	l := q.Get("label")
 	id, _ := strconv.Atoi(q.Get("comment"))
+	switch {
+	case q.Get("labelled") == "added" && slices.Contains(is.Labels, l):
+		return "Label " + l + " added to " + is.Key + "."
+	case q.Get("labelled") == "removed" && slices.Contains(trackerLabels, l) && !slices.Contains(is.Labels, l):
+		return "Label " + l + " removed from " + is.Key + "."
+	case q.Get("commented") == "1" && slices.ContainsFunc(is.Comments, func(c TrackerComment) bool { return c.ID == id && c.Author == TrackerMe.User }):
+		return "Your comment was added to " + is.Key + "."
+	case q.Get("commented") == "0" && t.deletedComments[id] && !slices.ContainsFunc(is.Comments, func(c TrackerComment) bool { return c.ID == id }):
+		return "Your comment was deleted."
+	case q.Get("watching") == "1" && t.watching[is.Key]:
+		return "You are now watching " + is.Key + "."
+	case q.Get("watching") == "0" && !t.watching[is.Key]:
+		return "You stopped watching " + is.Key + "."
+	case q.Has("copied") && t.copyOf[is.Key] == q.Get("copied"):
+		return is.Key + " was created as a copy of " + q.Get("copied") + "."
+	}
+	return ""
+}
+
+// issueFieldNotice is the notice for a write of one of the issue's own
+// fields (assignee, due date, priority, status), or "".
+func issueFieldNotice(is *TrackerIssue, q url.Values) string {
 	switch {
 	case q.Has("assigned") && q.Get("assigned") == is.Assignee && is.Assignee == "":
 		return is.Key + " is now unassigned."
@@ -122,22 +147,8 @@ func (t *tracker) issueNotice(is *TrackerIssue, q url.Values) string {
 		return "The due date of " + is.Key + " is now " + TrackerDate(is.Due) + "."
 	case q.Has("priority") && q.Get("priority") == is.Priority:
 		return "The priority of " + is.Key + " is now " + label(trackerPriorities, is.Priority) + "."
-	case q.Get("labelled") == "added" && slices.Contains(is.Labels, l):
-		return "Label " + l + " added to " + is.Key + "."
-	case q.Get("labelled") == "removed" && slices.Contains(trackerLabels, l) && !slices.Contains(is.Labels, l):
-		return "Label " + l + " removed from " + is.Key + "."
-	case q.Get("commented") == "1" && slices.ContainsFunc(is.Comments, func(c TrackerComment) bool { return c.ID == id && c.Author == TrackerMe.User }):
-		return "Your comment was added to " + is.Key + "."
-	case q.Get("commented") == "0" && t.deletedComments[id] && !slices.ContainsFunc(is.Comments, func(c TrackerComment) bool { return c.ID == id }):
-		return "Your comment was deleted."
 	case q.Has("moved") && q.Get("moved") == is.Status:
 		return is.Key + " moved to " + label(trackerStatuses, is.Status) + "."
-	case q.Get("watching") == "1" && t.watching[is.Key]:
-		return "You are now watching " + is.Key + "."
-	case q.Get("watching") == "0" && !t.watching[is.Key]:
-		return "You stopped watching " + is.Key + "."
-	case q.Has("copied") && t.copyOf[is.Key] == q.Get("copied"):
-		return is.Key + " was created as a copy of " + q.Get("copied") + "."
 	}
 	return ""
 }

@@ -744,57 +744,73 @@ func drawTrackerWatchSoonest(r *rand.Rand) generate.Instance {
 	}
 }
 
-func drawTrackerImpossible(r *rand.Rand) generate.Instance {
-	w := trackerData()
-	type cand struct {
-		is      *sandbox.TrackerIssue
-		action  string
-		sel     string
-		because string
-	}
-	var cands []cand
+// trackerBlocked is a change an issue cannot take, and the reason its
+// page gives (the element sel, the text because).
+type trackerBlocked struct {
+	is      *sandbox.TrackerIssue
+	action  string
+	sel     string
+	because string
+}
+
+// blockedChanges lists every change some issue cannot take: any change
+// to an issue of an archived project or a locked one, and a delete
+// without the project's admin rights.
+func (w *trackerWorld) blockedChanges() []trackerBlocked {
+	var out []trackerBlocked
 	for i := range w.issues {
 		is := &w.issues[i]
 		pr := w.projects[is.Project]
 		switch {
 		case pr.Archived:
 			for _, a := range []string{"move", "due", "label", "assign"} {
-				cands = append(cands, cand{is, a, ".readonly-reason", pr.Name + " is archived, so its issues are read-only."})
+				out = append(out, trackerBlocked{is, a, ".readonly-reason", pr.Name + " is archived, so its issues are read-only."})
 			}
 		case is.Locked():
 			for _, a := range []string{"reopen", "due", "label", "assign"} {
-				cands = append(cands, cand{is, a, ".readonly-reason", fmt.Sprintf("%s is locked: it shipped in %s %s", is.Key, pr.Name, pr.Release)})
+				out = append(out, trackerBlocked{is, a, ".readonly-reason", fmt.Sprintf("%s is locked: it shipped in %s %s", is.Key, pr.Name, pr.Release)})
 			}
 		case !pr.Admin && is.Status != "done":
-			cands = append(cands, cand{is, "delete", ".permission-note", "Only admins of " + pr.Name + " can delete its issues"})
+			out = append(out, trackerBlocked{is, "delete", ".permission-note", "Only admins of " + pr.Name + " can delete its issues"})
 		}
 	}
-	c := pick(r, cands)
+	return out
+}
+
+// ask is the instruction that asks for the blocked change c.
+func (w *trackerWorld) ask(c trackerBlocked) string {
 	is := c.is
 	pr := w.projects[is.Project]
-	person := w.people[is.Number%len(w.people)]
-	if person.User == is.Assignee {
-		person = w.twin(person.User)
-	}
-	var ask string
 	switch c.action {
 	case "reopen":
-		ask = fmt.Sprintf("%s in %s is back: reopen it.", trackerQuote(is), pr.Name)
+		return fmt.Sprintf("%s in %s is back: reopen it.", trackerQuote(is), pr.Name)
 	case "move":
 		to := "In review"
 		if is.Status == "review" {
 			to = "In progress"
 		}
-		ask = fmt.Sprintf("Move %s in %s to %s.", trackerQuote(is), pr.Name, to)
+		return fmt.Sprintf("Move %s in %s to %s.", trackerQuote(is), pr.Name, to)
 	case "due":
-		ask = fmt.Sprintf("Set the due date of %s in %s to %s.", trackerQuote(is), pr.Name, sandbox.TrackerDate(fmt.Sprintf("2026-04-%02d", 1+is.Number%28)))
+		return fmt.Sprintf("Set the due date of %s in %s to %s.", trackerQuote(is), pr.Name, sandbox.TrackerDate(fmt.Sprintf("2026-04-%02d", 1+is.Number%28)))
 	case "label":
-		ask = fmt.Sprintf("Add the docs label to %s in %s.", trackerQuote(is), pr.Name)
+		return fmt.Sprintf("Add the docs label to %s in %s.", trackerQuote(is), pr.Name)
 	case "assign":
-		ask = fmt.Sprintf("Hand %s in %s over to %s.", trackerQuote(is), pr.Name, person.Name)
-	case "delete":
-		ask = fmt.Sprintf("Delete %s in %s; it duplicates another issue.", trackerQuote(is), pr.Name)
+		person := w.people[is.Number%len(w.people)]
+		if person.User == is.Assignee {
+			person = w.twin(person.User)
+		}
+		return fmt.Sprintf("Hand %s in %s over to %s.", trackerQuote(is), pr.Name, person.Name)
 	}
+	return fmt.Sprintf("Delete %s in %s; it duplicates another issue.", trackerQuote(is), pr.Name)
+}
+
+func drawTrackerImpossible(r *rand.Rand) generate.Instance {
+	w := trackerData()
+	cands := w.blockedChanges()
+	c := pick(r, cands)
+	is := c.is
+	pr := w.projects[is.Project]
+	ask := w.ask(c)
 	issueURL := trackerBase + "/issues/" + is.Key
 	// The tracker refuses a change to a read-only issue with 409, a
 	// delete without permission with 403.
