@@ -108,7 +108,7 @@ peers-bench: chromium peers build
 ## 8, 16, 32 and 64, a browser per 8 workers; tasks per minute, time
 ## beyond the pacing, peak memory, CPU per task, errors
 ## (docs/benchmarks/capacity.md).
-.PHONY: bench-capacity bench-chaos bench-soak bench-null bench-servers
+.PHONY: bench-capacity bench-chaos bench-soak bench-null bench-servers bench-web
 bench-capacity: chromium build
 	sh scripts/bench-capacity.sh 1 8 16 32 64
 
@@ -142,6 +142,12 @@ bench-null: chromium
 ## a share on each peer).
 bench-servers: chromium peers
 	CONTRACTBENCH_LONG=1 $(GO) test ./internal/cli -run '^TestEverySuiteOnEveryServer$$' -v -count=1 -timeout 180m
+
+## bench-web: web check on every task of every suite: each task's
+## reference played on its hermetic web, every request it makes answered
+## from the archive or the sandbox's sites (make test: a sample of each).
+bench-web: chromium build
+	@status=0; for s in $(SUITE) $(SANDBOX) $(GENERATED); do $(BIN) web check --suite $$s -j $(JOBS) || status=1; done; exit $$status
 
 ## bench-generated: the whole generated suite: every task replayed on the
 ## built-in server and gated, every near-miss control played (each must
