@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"contractbench/internal/compare"
+	"contractbench/internal/inputs"
 	"contractbench/internal/nullagent"
 	"contractbench/internal/report"
 	"contractbench/internal/runner"
@@ -112,9 +113,9 @@ func runCompare(st *State, args []string) error {
 
 // serverPlan is the plan of the compared run on server, with the tools
 // the server reads pages with.
-func serverPlan(st *State, f runFlags, ls *loadedSuite, server string) (*runner.Plan, []string, error) {
+func serverPlan(st *State, f runFlags, ls *inputs.Suite, server string) (*runner.Plan, []string, error) {
 	f.server = server
-	profile, _, err := serverProfile(ls.servers, ls.serversFile, server)
+	profile, _, err := inputs.Server(ls.Servers, ls.ServersFile, server)
 	if err != nil {
 		return nil, nil, err
 	}

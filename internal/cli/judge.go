@@ -65,7 +65,7 @@ func runJudge(st *State, args []string) error {
 	if err != nil {
 		return asUsage(err)
 	}
-	task, classes := tasks[0], ls.classes
+	task, classes := tasks[0], ls.Classes
 	ctx, cancel := st.Context()
 	defer cancel()
 	j, err := judge.Attach(ctx, *browserURL, judge.Options{})

@@ -19,9 +19,9 @@ import (
 
 	"contractbench/internal/browser"
 	"contractbench/internal/cdpconn"
+	"contractbench/internal/inputs"
 	"contractbench/internal/llm"
 	"contractbench/internal/nullagent"
-	"contractbench/internal/phash"
 	"contractbench/internal/report"
 	"contractbench/internal/runner"
 	"contractbench/internal/servers"
@@ -126,17 +126,7 @@ func (f *runFlags) resolve(fs *flag.FlagSet) error {
 // recordHint is the command that records task's transcript for a run of
 // f, to copy as it is.
 func (f *runFlags) recordHint(task string) string {
-	return recordHint(f.suiteDir, f.server, f.serversFile, task)
-}
-
-// recordHint is the command that records task's transcript in the suite
-// at suiteDir on server, described by serversFile ("" for the default).
-func recordHint(suiteDir, server, serversFile, task string) string {
-	h := "contractbench record --suite " + suiteDir + " --server " + server
-	if serversFile != "" {
-		h += " --servers " + serversFile
-	}
-	return h + " --agent reference --task " + task
+	return inputs.RecordHint(f.suiteDir, f.server, f.serversFile, task)
 }
 
 // autoTraceAttempts is the largest run (tasks times attempts) that --trace
@@ -163,36 +153,14 @@ func traceMode(flag string, attempts int) (runner.Trace, error) {
 }
 
 // loadSuite loads the suite in dir for a run with the tool servers of
-// serversFile ("" for the suite's own): every file validate checks, read
-// by the same code and once (a stale transcript is no problem here: the
-// replay reports it), the screenshot classes, and another servers file
-// than the suite's, which is the run's alone.
-func loadSuite(dir, serversFile string) (*loadedSuite, error) {
-	ls, _, err := validateSuite(dir, false)
-	if err != nil {
-		return nil, asUsage(err)
-	}
-	if ls.classes, err = loadClasses(ls.ClassesDir()); err != nil {
-		return nil, asUsage(err)
-	}
-	if serversFile != "" && !samePath(serversFile, ls.serversFile) {
-		if ls.servers, err = loadServers(serversFile); err != nil {
-			return nil, asUsage(err)
-		}
-		ls.serversFile = serversFile
-	}
-	return ls, nil
-}
-
-// samePath reports whether a and b name the same file.
-func samePath(a, b string) bool {
-	a, errA := filepath.Abs(a)
-	b, errB := filepath.Abs(b)
-	return errA == nil && errB == nil && a == b
+// serversFile ("" for the suite's own); its problems are usage errors.
+func loadSuite(dir, serversFile string) (*inputs.Suite, error) {
+	ls, err := inputs.Load(dir, serversFile)
+	return ls, asUsage(err)
 }
 
 // planRun loads the suite f names and plans a run of f on it.
-func planRun(st *State, f *runFlags) (*loadedSuite, *runner.Plan, error) {
+func planRun(st *State, f *runFlags) (*inputs.Suite, *runner.Plan, error) {
 	ls, err := loadSuite(f.suiteDir, f.serversFile)
 	if err != nil {
 		return nil, nil, err
@@ -207,17 +175,17 @@ func planRun(st *State, f *runFlags) (*loadedSuite, *runner.Plan, error) {
 // plan; then, for a run on the live web, it checks that the network is
 // there. A bad flag, task or input ends the command with a usage error
 // before anything starts.
-func newPlan(st *State, f *runFlags, ls *loadedSuite) (*runner.Plan, error) {
+func newPlan(st *State, f *runFlags, ls *inputs.Suite) (*runner.Plan, error) {
 	tasks, err := ls.Select(f.tasks)
 	if err != nil {
 		return nil, asUsage(err)
 	}
-	server, root, err := serverProfile(ls.servers, ls.serversFile, f.server)
+	server, root, err := inputs.Server(ls.Servers, ls.ServersFile, f.server)
 	if err != nil {
-		return nil, err
+		return nil, asUsage(err)
 	}
 	spec := runner.Spec{
-		Suite: ls.Suite, GitSHA: gitSHA(st, ls.Dir), Tasks: tasks, Repeat: f.repeat, Classes: ls.classes,
+		Suite: ls.Suite, GitSHA: gitSHA(st, ls.Dir), Tasks: tasks, Repeat: f.repeat, Classes: ls.Classes,
 		Server:     runner.Server{Name: f.server, Start: serverFunc(st, server, root, ls.UploadsDir()), Allow: server.Allow(), Unsafe: server.UnsafeTools()},
 		Provenance: report.Provenance{Contractbench: buildVersion()},
 	}
@@ -240,7 +208,7 @@ func newPlan(st *State, f *runFlags, ls *loadedSuite) (*runner.Plan, error) {
 	if spec.Caps, err = runCaps(tasks); err != nil {
 		return nil, err
 	}
-	if spec.Inputs, err = taskInputs(tasks); err != nil {
+	if spec.Inputs, err = inputs.TaskInputs(tasks); err != nil {
 		return nil, err
 	}
 	if err := setAgent(st, &spec, f, ls, server); err != nil {
@@ -269,14 +237,14 @@ func newPlan(st *State, f *runFlags, ls *loadedSuite) (*runner.Plan, error) {
 // the suite's fixture archive, behind the sandbox's sites when it has
 // them; under record a recorder of the live web. The live web needs
 // neither.
-func setWeb(spec *runner.Spec, f *runFlags, ls *loadedSuite) error {
+func setWeb(spec *runner.Spec, f *runFlags, ls *inputs.Suite) error {
 	spec.Web = runner.Web(f.web)
 	switch spec.Web {
 	case runner.WebReplay:
-		if ls.archive == nil {
+		if ls.Archive == nil {
 			return usagef("--web replay: the suite has no fixture web (%s)", ls.WebDir())
 		}
-		spec.Archive, spec.Sites = ls.archive, sandboxSites(ls.archive)
+		spec.Archive, spec.Sites = ls.Archive, sandboxSites(ls.Archive)
 	case runner.WebRecord:
 		spec.Recorder = webreplay.Record(webreplay.NewArchive("recorded by contractbench run --web record"),
 			&http.Client{Timeout: 60 * time.Second})
@@ -406,7 +374,7 @@ func runCaps(tasks []*suite.Task) (llm.Caps, error) {
 // transcripts, a null agent or a paid model). Everything that can be
 // checked before the run (keys, the paid-call opt-in, the model's price,
 // transcripts) is checked here.
-func setAgent(st *State, spec *runner.Spec, f *runFlags, ls *loadedSuite, server *servers.Profile) error {
+func setAgent(st *State, spec *runner.Spec, f *runFlags, ls *inputs.Suite, server *servers.Profile) error {
 	if f.agent != agentExec && f.agentCmd != "" {
 		return usagef("--agent-cmd applies only with --agent exec")
 	}
@@ -445,7 +413,7 @@ func referenceAgent(tasks []*suite.Task, server *servers.Profile) (runner.Provid
 // replayAgent replays each task's transcript: the suite's, read with the
 // suite, or one of the --transcripts folder, read here. Each one's digest
 // goes into its task's inputs.
-func replayAgent(f *runFlags, ls *loadedSuite, tasks []*suite.Task, inputs map[string]report.TaskProvenance) (runner.ProviderFunc, error) {
+func replayAgent(f *runFlags, ls *inputs.Suite, tasks []*suite.Task, prov map[string]report.TaskProvenance) (runner.ProviderFunc, error) {
 	records := map[string]*transcript.Transcript{}
 	var untimed []string
 	for _, t := range tasks {
@@ -453,13 +421,13 @@ func replayAgent(f *runFlags, ls *loadedSuite, tasks []*suite.Task, inputs map[s
 		if f.transcripts != "" {
 			path = filepath.Join(f.transcripts, t.ID+".jsonl")
 		}
-		tr, ok := ls.transcripts[path]
+		tr, ok := ls.Transcripts[path]
 		if !ok {
 			if !fileExists(path) {
 				return nil, usagef("%s: no transcript for %s (record one with: %s)", path, t.ID, f.recordHint(t.ID))
 			}
 			var err error
-			if tr, err = readTranscript(path); err != nil {
+			if tr, err = inputs.ReadTranscript(path); err != nil {
 				return nil, asUsage(err)
 			}
 		}
@@ -467,15 +435,15 @@ func replayAgent(f *runFlags, ls *loadedSuite, tasks []*suite.Task, inputs map[s
 		if f.pace == paceRecorded && !transcript.HasThinkTimes(tr.Transcript) {
 			untimed = append(untimed, t.ID)
 		}
-		p := inputs[t.ID]
-		p.Transcript = tr.digest
-		inputs[t.ID] = p
+		p := prov[t.ID]
+		p.Transcript = tr.Digest
+		prov[t.ID] = p
 	}
 	if len(untimed) > 0 {
 		return nil, usagef("--pace recorded: %d of the %d transcripts record no think times (a reference solution's, an outside agent's, or a model's recorded before think times were kept): %s; pace them with --pace DURATION", len(untimed), len(tasks), strings.Join(untimed, ", "))
 	}
 	return func(t *suite.Task) (llm.Provider, error) {
-		digest, err := taskDigest(t)
+		digest, err := inputs.TaskDigest(t)
 		if err != nil {
 			return nil, err
 		}
@@ -629,35 +597,6 @@ func checkNetwork(st *State, tasks []*suite.Task, web runner.Web) error {
 	return nil
 }
 
-// taskInputs digests what each task is loaded from, for its results'
-// provenance: the spec and the contract (replayAgent adds a replay's
-// transcript).
-func taskInputs(tasks []*suite.Task) (map[string]report.TaskProvenance, error) {
-	out := make(map[string]report.TaskProvenance, len(tasks))
-	for _, t := range tasks {
-		spec, pc, err := t.Digests()
-		if err != nil {
-			return nil, err
-		}
-		out[t.ID] = report.TaskProvenance{Spec: spec, Contract: pc}
-	}
-	return out, nil
-}
-
-func sha256Of(data []byte) string { return suite.SHA256(data) }
-
-// taskDigest is the digest a transcript of t carries: of what the task
-// asks of the agent (suite.Task.AgentTask), so that editing the contract,
-// the timeout or the rationale re-grades a recording instead of making it
-// stale.
-func taskDigest(t *suite.Task) (string, error) {
-	canon, err := t.AgentTask()
-	if err != nil {
-		return "", fmt.Errorf("task %s: %w", t.ID, err)
-	}
-	return transcript.TaskDigest(canon)
-}
-
 // serverFunc starts the server of profile for each task, over stdio, so
 // the agent's tools cross a real MCP boundary. The built-in server is this
 // binary's own "mcp" command; peers run from root/node_modules (make
@@ -670,55 +609,7 @@ func serverFunc(st *State, profile *servers.Profile, root, uploads string) runne
 	}
 }
 
-// serversFileOf is where a suite's server profiles live by default: beside
-// the suite's folder (benchmarks/servers.yaml for benchmarks/webvoyager).
-func serversFileOf(suiteDir string) string {
-	return filepath.Join(filepath.Dir(filepath.Clean(suiteDir)), "servers.yaml")
-}
-
-// serverProfile returns the named server's profile from set, read from
-// file (nil when there is none: the built-in server alone), and checks it
-// can start. root is the folder whose node_modules holds the peers: the
-// nearest folder above the profiles file with a package.json.
-func serverProfile(set *servers.Set, file, name string) (*servers.Profile, string, error) {
-	if set == nil {
-		if name == "builtin" {
-			return servers.Builtin(), "", nil
-		}
-		return nil, "", usagef("%s: no server %q (known: builtin; the file does not exist)", file, name)
-	}
-	p, err := set.Get(name)
-	if err != nil {
-		return nil, "", asUsage(err)
-	}
-	root, err := filepath.Abs(filepath.Dir(file))
-	if err != nil {
-		return nil, "", err
-	}
-	for dir := root; ; dir = filepath.Dir(dir) {
-		if fileExists(filepath.Join(dir, "package.json")) {
-			root = dir
-			break
-		}
-		if dir == filepath.Dir(dir) {
-			break
-		}
-	}
-	if err := p.Installed(root); err != nil {
-		return nil, "", asUsage(err)
-	}
-	return p, root, nil
-}
-
-// loadClasses loads the suite's screenshot classes; a suite without the
-// folder has none.
-func loadClasses(dir string) (phash.Classes, error) {
-	if !fileExists(dir) {
-		return nil, nil
-	}
-	c, err := phash.LoadClasses(os.DirFS(dir))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", dir, err)
-	}
-	return c, nil
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"contractbench/internal/inputs"
 	"contractbench/internal/llm"
 	"contractbench/internal/report"
 	"contractbench/internal/runner"
@@ -62,7 +63,7 @@ func runRecord(st *State, args []string) error {
 		dir = filepath.Join(ls.Dir, "transcripts", f.server)
 	}
 	header := func(t *suite.Task, p llm.Provider) transcript.Header {
-		digest, _ := taskDigest(t) // the task loaded, so it has a canonical form
+		digest, _ := inputs.TaskDigest(t) // the task loaded, so it has a canonical form
 		h := transcript.Header{Task: t.ID, TaskDigest: digest, Server: f.server, Created: st.Now().UTC().Truncate(1e9)}
 		switch {
 		case f.agent == agentReference:

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"contractbench/internal/inputs"
 	"contractbench/internal/llm"
 	"contractbench/internal/llm/llmfake"
 	"contractbench/internal/report"
@@ -75,7 +76,7 @@ func TestRecordWithClaude(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	digest, err := taskDigest(task)
+	digest, err := inputs.TaskDigest(task)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"contractbench/internal/contract"
+	"contractbench/internal/inputs"
 	"contractbench/internal/judge"
 	"contractbench/internal/phash"
 	"contractbench/internal/report"
@@ -66,7 +67,7 @@ func runRegrade(st *State, args []string) error {
 	if err != nil {
 		return asUsage(err)
 	}
-	classes, err := loadClasses(s.ClassesDir())
+	classes, err := inputs.LoadClasses(s.ClassesDir())
 	if err != nil {
 		return asUsage(err)
 	}
@@ -84,7 +85,7 @@ func runRegrade(st *State, args []string) error {
 		len(run.Results), path, run.Regraded.Changed, paths.Markdown, paths.JSON, paths.JUnit)
 	// The stored report is all there is of the run: its settings say how
 	// to record a drifted transcript again.
-	hint := func(task string) string { return recordHint(run.Settings.Suite, run.Settings.Server, "", task) }
+	hint := func(task string) string { return inputs.RecordHint(run.Settings.Suite, run.Settings.Server, "", task) }
 	err = verdictOf(st, run, report.VerdictOptions{RecordHint: hint})
 	var f1 *failedError
 	if err != nil && !errors.As(err, &f1) {

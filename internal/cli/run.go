@@ -137,7 +137,7 @@ func runRun(st *State, args []string) error {
 	// already; a missing one fails here, before the first task.
 	var baseline *report.Baseline
 	if *gate {
-		if baseline = ls.baseline; baseline == nil {
+		if baseline = ls.Baseline; baseline == nil {
 			return usagef("--gate: the suite has no %s", ls.BaselineFile())
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"contractbench/internal/inputs"
 	"contractbench/internal/mcpclient"
 	"contractbench/internal/servers"
 )
@@ -54,14 +55,14 @@ func runSnapshot(st *State, args []string) error {
 	}
 	url := fs.Arg(0)
 	var set *servers.Set
-	file := cmp.Or(*serversFile, serversFileOf(*suiteDir))
+	file := cmp.Or(*serversFile, inputs.ServersFileOf(*suiteDir))
 	if *serversFile != "" || fileExists(file) {
 		var err error
-		if set, err = loadServers(file); err != nil {
+		if set, err = inputs.LoadServers(file); err != nil {
 			return asUsage(err)
 		}
 	}
-	profile, root, err := serverProfile(set, file, *server)
+	profile, root, err := inputs.Server(set, file, *server)
 	if err != nil {
 		return err
 	}

@@ -78,7 +78,7 @@ func runWebCheck(st *State, args []string) error {
 			problems = append(problems, fmt.Sprintf("%s: error: %s", r.Task, r.Reason))
 		}
 	}
-	for _, l := range ls.archive.DanglingLinks() {
+	for _, l := range ls.Archive.DanglingLinks() {
 		fmt.Fprintf(st.Stdout, "DANGLING %s\n", l)
 		problems = append(problems, fmt.Sprintf("dangling link: %s", l))
 	}
