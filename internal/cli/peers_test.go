@@ -51,8 +51,8 @@ func requirePeers(t *testing.T) {
 // it). A peer runs a browser per task, about three times a built-in
 // task's cost, so each peer takes every stride-th task of each suite that
 // has its transcripts, the peers starting at different places, about
-// fifteen tasks of each. The long version (make bench-servers) plays
-// every transcript on its server.
+// eight tasks of each. The long version (make bench-servers) plays every
+// transcript on its server.
 func TestEverySuiteOnEveryServer(t *testing.T) {
 	t.Parallel()
 	requirePeers(t)
@@ -91,10 +91,13 @@ func transcribed(t *testing.T, dir, server string) []string {
 	return ids
 }
 
+// peerShare is about how many tasks of a suite a peer plays in make test.
+const peerShare = 8
+
 // share is the k-th of n peers' share of ids: every stride-th, so that a
-// peer plays about fifteen, starting k strides of n apart.
+// peer plays about peerShare, starting k strides of n apart.
 func share(ids []string, k, n int) []string {
-	stride := max(n, (len(ids)+14)/15)
+	stride := max(n, (len(ids)+peerShare-1)/peerShare)
 	var out []string
 	for i := k * stride / n; i < len(ids); i += stride {
 		out = append(out, ids[i])
