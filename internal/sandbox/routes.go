@@ -274,7 +274,13 @@ func (r Route) Href(args ...string) string {
 
 // URL is the route's URL on its host, with args in place of its
 // parameters (see Href).
-func (r Route) URL(args ...string) string { return "https://" + r.Host + r.Href(args...) }
+func (r Route) URL(args ...string) string {
+	return strings.TrimSuffix(Base(r.Host), "/") + r.Href(args...)
+}
+
+// Base is the URL of the root of host, the application's: every URL of
+// its routes begins with it.
+func Base(host string) string { return "https://" + host + "/" }
 
 // Query is URL(args...) with the query q, which may only hold fields the
 // route reads; it panics otherwise.
