@@ -53,7 +53,7 @@ func (h host) post(path string, fields ...string) Route {
 }
 
 // Shop is the shop's route table.
-var Shop = ShopRoutes{
+var Shop = shopRoutes{
 	Home:         shopAt.page("/{$}"),
 	Search:       shopAt.page("/search", "q", "category", "sort", "in_stock", "min_rating", "max_price"),
 	Product:      shopAt.page("/product/{sku}"),
@@ -74,18 +74,18 @@ var Shop = ShopRoutes{
 
 const shopAt host = ShopHost
 
-// ShopRoutes are the shop's pages and forms.
-type ShopRoutes struct {
+// shopRoutes are the shop's pages and forms.
+type shopRoutes struct {
 	Home, Search, Product, Cart, CheckoutPage, Orders, Order, Account, GiftCards, GiftPay Route
 	CartAdd, CartRemove, Checkout, Cancel, SaveAccount, GiftOrder                         Route
 }
 
 // Routes returns every route of the table.
-func (t *ShopRoutes) Routes() []*Route { return routesOf(t) }
+func (t *shopRoutes) Routes() []*Route { return routesOf(t) }
 
 // Pay is the payment provider's route table: the card form the shop
 // embeds.
-var Pay = PayRoutes{
+var Pay = payRoutes{
 	Card:   payAt.page("/card", "amount", "ref", "merchant"),
 	Done:   payAt.page("/card/done", "amount", "ref", "merchant", "token"),
 	Charge: payAt.write("/charge", "amount", "ref", "merchant", "number", "expiry", "cvc", "name"),
@@ -93,17 +93,17 @@ var Pay = PayRoutes{
 
 const payAt host = PayHost
 
-// PayRoutes are the payment provider's pages and forms.
-type PayRoutes struct {
+// payRoutes are the payment provider's pages and forms.
+type payRoutes struct {
 	Card, Done Route
 	Charge     Route
 }
 
 // Routes returns every route of the table.
-func (t *PayRoutes) Routes() []*Route { return routesOf(t) }
+func (t *payRoutes) Routes() []*Route { return routesOf(t) }
 
 // Stays is the booking site's route table.
-var Stays = StaysRoutes{
+var Stays = staysRoutes{
 	Home:     staysAt.page("/{$}"),
 	City:     staysAt.page("/city/{city}", "guests"),
 	Stay:     staysAt.page("/stay/{id}"),
@@ -116,17 +116,17 @@ var Stays = StaysRoutes{
 
 const staysAt host = StaysHost
 
-// StaysRoutes are the booking site's pages and forms.
-type StaysRoutes struct {
+// staysRoutes are the booking site's pages and forms.
+type staysRoutes struct {
 	Home, City, Stay, BookForm, Bookings, Booking Route
 	Book, Cancel                                  Route
 }
 
 // Routes returns every route of the table.
-func (t *StaysRoutes) Routes() []*Route { return routesOf(t) }
+func (t *staysRoutes) Routes() []*Route { return routesOf(t) }
 
 // Forum is the forum's route table.
-var Forum = ForumRoutes{
+var Forum = forumRoutes{
 	Home:          forumAt.page("/{$}"),
 	Board:         forumAt.page("/b/{board}"),
 	NewThreadPage: forumAt.page("/b/{board}/new"),
@@ -146,17 +146,17 @@ var Forum = ForumRoutes{
 
 const forumAt host = ForumHost
 
-// ForumRoutes are the forum's pages and forms.
-type ForumRoutes struct {
+// forumRoutes are the forum's pages and forms.
+type forumRoutes struct {
 	Home, Board, NewThreadPage, Thread, Settings, Messages, Compose, Message, Members, Profile Route
 	NewThread, Reply, SaveSettings, Send, DeleteMessage                                        Route
 }
 
 // Routes returns every route of the table.
-func (t *ForumRoutes) Routes() []*Route { return routesOf(t) }
+func (t *forumRoutes) Routes() []*Route { return routesOf(t) }
 
 // Mail is the webmail's route table.
-var Mail = MailRoutes{
+var Mail = mailRoutes{
 	Inbox:       mailAt.page("/{$}", append(slices.Clone(mailListQuery), "emptied")...),
 	Folder:      mailAt.page("/folder/{name}", append(slices.Clone(mailListQuery), "emptied")...),
 	Label:       mailAt.page("/label/{slug}", mailListQuery...),
@@ -184,18 +184,18 @@ const mailAt host = MailHost
 // notice of an action that can be undone.
 var mailListQuery = []string{"offset", "partial", "undo"}
 
-// MailRoutes are the webmail's pages and forms.
-type MailRoutes struct {
+// mailRoutes are the webmail's pages and forms.
+type mailRoutes struct {
 	Inbox, Folder, Label, Search, Message, Compose, Labels                               Route
 	Archive, Delete, Star, SetLabel, Move, Undo, Send, NewLabel, DeleteLabel, EmptyTrash Route
 	Attach, Consent                                                                      Route
 }
 
 // Routes returns every route of the table.
-func (t *MailRoutes) Routes() []*Route { return routesOf(t) }
+func (t *mailRoutes) Routes() []*Route { return routesOf(t) }
 
 // Tracker is the issue tracker's route table.
-var Tracker = TrackerRoutes{
+var Tracker = trackerRoutes{
 	Home:          trackerAt.page("/{$}"),
 	Issues:        trackerAt.page("/issues", "project", "status", "assignee", "label", "priority", "q", "sort", "page", "deleted"),
 	Issue:         trackerAt.page("/issues/{key}", "assigned", "due", "priority", "moved", "label", "labelled", "comment", "commented", "watching", "copied"),
@@ -215,23 +215,20 @@ var Tracker = TrackerRoutes{
 
 const trackerAt host = TrackerHost
 
-// TrackerRoutes are the issue tracker's pages and forms.
-type TrackerRoutes struct {
+// trackerRoutes are the issue tracker's pages and forms.
+type trackerRoutes struct {
 	Home, Issues, Issue, Board, Doc                                                                     Route
 	Assign, SetDue, SetPriority, SetLabels, Comment, Move, Watch, Duplicate, DeleteIssue, DeleteComment Route
 }
 
 // Routes returns every route of the table.
-func (t *TrackerRoutes) Routes() []*Route { return routesOf(t) }
+func (t *trackerRoutes) Routes() []*Route { return routesOf(t) }
 
-// A Table is one application's route table.
-type Table interface {
+// table is one application's route table.
+type table interface {
 	// Routes returns the table's routes, in the order of its fields.
 	Routes() []*Route
 }
-
-// Tables are the route tables of every application.
-func Tables() []Table { return []Table{&Shop, &Pay, &Stays, &Forum, &Mail, &Tracker} }
 
 // routesOf returns the Route fields of table, a pointer to a route table
 // struct, in their order.

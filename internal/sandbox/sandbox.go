@@ -98,7 +98,7 @@ func newSite(name string, fallback http.Handler, funcs template.FuncMap) *site {
 // the site's lock: the site serves the routes of its table and no other.
 // It panics when a route of the table has no handler, or a handler is for
 // a route not in the table, so a site and its table cannot drift apart.
-func (s *site) serve(table Table, handlers map[*Route]http.HandlerFunc) {
+func (s *site) serve(table table, handlers map[*Route]http.HandlerFunc) {
 	for _, rt := range table.Routes() {
 		h, ok := handlers[rt]
 		if !ok {
