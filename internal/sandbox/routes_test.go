@@ -141,3 +141,11 @@ func TestRouteURLs(t *testing.T) {
 		}()
 	}
 }
+
+// BenchmarkNew is what the runner pays per task attempt for the sites'
+// fresh state, route tables checked and registered included.
+func BenchmarkNew(b *testing.B) {
+	for range b.N {
+		New(archive)
+	}
+}
