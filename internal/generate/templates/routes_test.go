@@ -191,6 +191,9 @@ func TestContractsNameRoutes(t *testing.T) {
 					t.Errorf("%s: %s: %s %s is no route of the route tables", d.ID, path, c.Method, c.URLPattern)
 					return
 				}
+				if slices.Contains(c.StatusIn, http.StatusSeeOther) && !rt.Writes {
+					t.Errorf("%s: %s: counts an accepted write to %s, which writes nothing", d.ID, path, rt)
+				}
 				for k := range c.Form {
 					if !slices.Contains(rt.Fields, k) {
 						t.Errorf("%s: %s: the form field %q: %s reads no such field (it reads %v)", d.ID, path, k, rt, rt.Fields)
