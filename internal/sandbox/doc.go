@@ -36,5 +36,14 @@
 // fixed (see Today), and the data comes from a seeded generator, so two
 // runs render the same bytes.
 //
+// # Routes
+//
+// Each site's pages and forms are listed in one route table (Shop, Stays,
+// Forum, Mail, Tracker, Pay in routes.go): method, path with the record
+// it is about, the fields it reads, whether it writes. The site registers
+// its handlers from its table, and New panics when the two differ;
+// the generated tasks build their URLs, URL patterns and form fields from
+// the same tables. See docs/decisions/0043-one-route-table-per-application.md.
+//
 // It imports the standard library only.
 package sandbox

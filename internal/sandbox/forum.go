@@ -125,21 +125,23 @@ var forumInboxSubjects = []string{"Spare parts list", "Meet-up in May?", "Your b
 func newForum(fallback http.Handler) *forum {
 	f := &forum{site: newSite("forum", fallback, nil), me: "robin_a", sig: "Robin — fixing things since 1998", nextMsg: 301}
 	f.build()
-	f.handle("GET /{$}", f.home)
-	f.handle("GET /b/{board}", f.boardPage)
-	f.handle("GET /b/{board}/new", f.newThreadPage)
-	f.handle("POST /b/{board}/threads", f.newThread)
-	f.handle("GET /t/{id}", f.threadPage)
-	f.handle("POST /t/{id}/reply", f.reply)
-	f.handle("GET /settings", f.settingsPage)
-	f.handle("POST /settings", f.saveSettings)
-	f.handle("GET /messages", f.messages)
-	f.handle("GET /messages/new", f.composePage)
-	f.handle("POST /messages", f.send)
-	f.handle("GET /messages/{id}", f.messagePage)
-	f.handle("POST /messages/{id}/delete", f.deleteMessage)
-	f.handle("GET /members", f.membersPage)
-	f.handle("GET /u/{name}", f.profilePage)
+	f.serve(&Forum, map[*Route]http.HandlerFunc{
+		&Forum.Home:          f.home,
+		&Forum.Board:         f.boardPage,
+		&Forum.NewThreadPage: f.newThreadPage,
+		&Forum.NewThread:     f.newThread,
+		&Forum.Thread:        f.threadPage,
+		&Forum.Reply:         f.reply,
+		&Forum.Settings:      f.settingsPage,
+		&Forum.SaveSettings:  f.saveSettings,
+		&Forum.Messages:      f.messages,
+		&Forum.Compose:       f.composePage,
+		&Forum.Send:          f.send,
+		&Forum.Message:       f.messagePage,
+		&Forum.DeleteMessage: f.deleteMessage,
+		&Forum.Members:       f.membersPage,
+		&Forum.Profile:       f.profilePage,
+	})
 	return f
 }
 

@@ -46,21 +46,27 @@ type mailUndo struct {
 func newMail(fallback http.Handler) http.Handler {
 	m := &mail{site: newSite("mail", fallback, nil), msgs: mailSeed(), labels: slices.Clone(mailLabelsSeed),
 		nextID: mailFirstNew, nextUpload: 1, nextUndo: 1, deletedLabels: map[string]string{}}
-	m.handle("GET /{$}", func(w http.ResponseWriter, r *http.Request) { m.folder(w, r, fInbox) })
-	m.handle("GET /folder/{name}", func(w http.ResponseWriter, r *http.Request) { m.folder(w, r, r.PathValue("name")) })
-	m.handle("GET /label/{slug}", m.labelPage)
-	m.handle("GET /search", m.search)
-	m.handle("GET /m/{id}", m.messagePage)
-	m.handle("POST /m/{id}/{action}", m.act)
-	m.handle("POST /undo", m.undoAction)
-	m.handle("GET /compose", m.composePage)
-	m.handle("POST /send", m.send)
-	m.handle("POST /attachments", m.attach)
-	m.handle("GET /labels", m.labelsPage)
-	m.handle("POST /labels", m.newLabel)
-	m.handle("POST /labels/{slug}/delete", m.deleteLabel)
-	m.handle("POST /trash/empty", m.emptyTrash)
-	m.handle("POST /consent", m.setConsent)
+	m.serve(&Mail, map[*Route]http.HandlerFunc{
+		&Mail.Inbox:       func(w http.ResponseWriter, r *http.Request) { m.folder(w, r, fInbox) },
+		&Mail.Folder:      func(w http.ResponseWriter, r *http.Request) { m.folder(w, r, r.PathValue("name")) },
+		&Mail.Label:       m.labelPage,
+		&Mail.Search:      m.search,
+		&Mail.Message:     m.messagePage,
+		&Mail.Archive:     m.act("archive"),
+		&Mail.Delete:      m.act("delete"),
+		&Mail.Star:        m.act("star"),
+		&Mail.SetLabel:    m.act("labels"),
+		&Mail.Move:        m.act("move"),
+		&Mail.Undo:        m.undoAction,
+		&Mail.Compose:     m.composePage,
+		&Mail.Send:        m.send,
+		&Mail.Attach:      m.attach,
+		&Mail.Labels:      m.labelsPage,
+		&Mail.NewLabel:    m.newLabel,
+		&Mail.DeleteLabel: m.deleteLabel,
+		&Mail.EmptyTrash:  m.emptyTrash,
+		&Mail.Consent:     m.setConsent,
+	})
 	return m
 }
 
@@ -333,9 +339,13 @@ func (m *mail) readOnly(w http.ResponseWriter, x *mailMsg) bool {
 	return true
 }
 
-// act handles the writes on one message: archive, delete, star, labels
-// and move.
-func (m *mail) act(w http.ResponseWriter, r *http.Request) {
+// act handles one of the writes on a message, each a route of its own:
+// archive, delete, star, labels and move.
+func (m *mail) act(action string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) { m.actOn(w, r, action) }
+}
+
+func (m *mail) actOn(w http.ResponseWriter, r *http.Request, action string) {
 	x := m.find(r.PathValue("id"))
 	if x == nil {
 		m.notFound(w, "message "+r.PathValue("id"))
@@ -348,7 +358,7 @@ func (m *mail) act(w http.ResponseWriter, r *http.Request) {
 	conflict := func(msg string) {
 		m.refuse(w, http.StatusConflict, problem{Title: "Not done", Message: msg, Back: back, BackText: "Back to the message"})
 	}
-	switch r.PathValue("action") {
+	switch action {
 	case "archive":
 		if x.Folder != fInbox {
 			conflict("Only messages in Inbox can be archived; this one is in " + x.FolderName() + ".")
@@ -407,8 +417,6 @@ func (m *mail) act(w http.ResponseWriter, r *http.Request) {
 		m.undo = nil
 		x.Folder = fInbox
 		seeOther(w, r, back+"?moved=inbox")
-	default:
-		m.notFound(w, "action "+strconv.Quote(r.PathValue("action")))
 	}
 }
 

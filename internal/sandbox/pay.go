@@ -66,9 +66,7 @@ func checkPayToken(token string, cents int, ref string) (last4 string, ok bool) 
 
 func newPay(fallback http.Handler) http.Handler {
 	p := &pay{site: newSite("pay", fallback, nil)}
-	p.handle("GET /card", p.cardPage)
-	p.handle("POST /charge", p.charge)
-	p.handle("GET /card/done", p.done)
+	p.serve(&Pay, map[*Route]http.HandlerFunc{&Pay.Card: p.cardPage, &Pay.Charge: p.charge, &Pay.Done: p.done})
 	return p
 }
 

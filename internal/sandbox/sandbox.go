@@ -14,8 +14,8 @@ import (
 // can ever answer for them.
 const (
 	ShopHost    = "shop.sandbox.test"
-	staysHost   = "stays.sandbox.test"
-	forumHost   = "forum.sandbox.test"
+	StaysHost   = "stays.sandbox.test"
+	ForumHost   = "forum.sandbox.test"
 	MailHost    = "mail.sandbox.test"
 	TrackerHost = "tracker.sandbox.test"
 	// PayHost serves the card form the shop embeds in an iframe.
@@ -51,8 +51,8 @@ func New(fallback http.Handler) *Web {
 	w := &Web{fallback: fallback}
 	w.sites = map[string]http.Handler{
 		ShopHost:    newShop(fallback),
-		staysHost:   newStays(fallback),
-		forumHost:   newForum(fallback),
+		StaysHost:   newStays(fallback),
+		ForumHost:   newForum(fallback),
 		MailHost:    newMail(fallback),
 		TrackerHost: newTracker(fallback),
 		PayHost:     newPay(fallback),
@@ -94,13 +94,26 @@ func newSite(name string, fallback http.Handler, funcs template.FuncMap) *site {
 	return s
 }
 
-// handle registers a page or form handler; it runs under the site's lock.
-func (s *site) handle(pattern string, h func(w http.ResponseWriter, r *http.Request)) {
-	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		h(w, r)
-	})
+// serve registers the handler of every route of table, each run under
+// the site's lock: the site serves the routes of its table and no other.
+// It panics when a route of the table has no handler, or a handler is for
+// a route not in the table, so a site and its table cannot drift apart.
+func (s *site) serve(table table, handlers map[*Route]http.HandlerFunc) {
+	for _, rt := range table.Routes() {
+		h, ok := handlers[rt]
+		if !ok {
+			panic("sandbox: no handler for " + rt.String())
+		}
+		delete(handlers, rt)
+		s.mux.HandleFunc(rt.Method+" "+rt.Path, func(w http.ResponseWriter, r *http.Request) {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			h(w, r)
+		})
+	}
+	for rt := range handlers {
+		panic("sandbox: a handler for " + rt.String() + ", which is not in the site's route table")
+	}
 }
 
 func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }

@@ -105,22 +105,24 @@ func newShop(fallback http.Handler) *shop {
 		s.bySKU[s.products[i].SKU] = &s.products[i]
 	}
 	s.seedOrders()
-	s.handle("GET /{$}", s.home)
-	s.handle("GET /search", s.search)
-	s.handle("GET /product/{sku}", s.product)
-	s.handle("POST /cart/add", s.cartAdd)
-	s.handle("POST /cart/remove", s.cartRemove)
-	s.handle("GET /cart", s.cartPage)
-	s.handle("GET /checkout", s.checkoutPage)
-	s.handle("POST /checkout", s.checkout)
-	s.handle("GET /orders", s.orderList)
-	s.handle("GET /orders/{id}", s.orderPage)
-	s.handle("POST /orders/{id}/cancel", s.cancel)
-	s.handle("GET /account", s.accountPage)
-	s.handle("POST /account", s.saveAccount)
-	s.handle("GET /gift-cards", s.giftCards)
-	s.handle("GET /gift-cards/pay", s.giftPay)
-	s.handle("POST /gift-cards/order", s.giftOrder)
+	s.serve(&Shop, map[*Route]http.HandlerFunc{
+		&Shop.Home:         s.home,
+		&Shop.Search:       s.search,
+		&Shop.Product:      s.product,
+		&Shop.CartAdd:      s.cartAdd,
+		&Shop.CartRemove:   s.cartRemove,
+		&Shop.Cart:         s.cartPage,
+		&Shop.CheckoutPage: s.checkoutPage,
+		&Shop.Checkout:     s.checkout,
+		&Shop.Orders:       s.orderList,
+		&Shop.Order:        s.orderPage,
+		&Shop.Cancel:       s.cancel,
+		&Shop.Account:      s.accountPage,
+		&Shop.SaveAccount:  s.saveAccount,
+		&Shop.GiftCards:    s.giftCards,
+		&Shop.GiftPay:      s.giftPay,
+		&Shop.GiftOrder:    s.giftOrder,
+	})
 	return s
 }
 

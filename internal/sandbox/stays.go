@@ -181,14 +181,16 @@ func newStays(fallback http.Handler) *staysSite {
 	for i := range s.stays {
 		s.byID[s.stays[i].ID] = &s.stays[i]
 	}
-	s.handle("GET /{$}", s.home)
-	s.handle("GET /city/{city}", s.city)
-	s.handle("GET /stay/{id}", s.stay)
-	s.handle("GET /stay/{id}/book", s.bookForm)
-	s.handle("POST /bookings", s.book)
-	s.handle("GET /bookings", s.list)
-	s.handle("GET /bookings/{id}", s.bookingPage)
-	s.handle("POST /bookings/{id}/cancel", s.cancel)
+	s.serve(&Stays, map[*Route]http.HandlerFunc{
+		&Stays.Home:     s.home,
+		&Stays.City:     s.city,
+		&Stays.Stay:     s.stay,
+		&Stays.BookForm: s.bookForm,
+		&Stays.Book:     s.book,
+		&Stays.Bookings: s.list,
+		&Stays.Booking:  s.bookingPage,
+		&Stays.Cancel:   s.cancel,
+	})
 	return s
 }
 

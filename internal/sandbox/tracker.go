@@ -34,21 +34,23 @@ func newTracker(fallback http.Handler) *tracker {
 		"statusLabel": func(s string) string { return label(trackerStatuses, s) },
 		"prioLabel":   func(s string) string { return label(trackerPriorities, s) },
 	})
-	t.handle("GET /{$}", t.home)
-	t.handle("GET /issues", t.list)
-	t.handle("GET /issues/{key}", t.issuePage)
-	t.handle("GET /projects/{key}/board", t.board)
-	t.handle("GET /docs/{key}", t.doc)
-	t.handle("POST /issues/{key}/assignee", t.write(t.assign))
-	t.handle("POST /issues/{key}/due", t.write(t.setDue))
-	t.handle("POST /issues/{key}/priority", t.write(t.setPriority))
-	t.handle("POST /issues/{key}/labels", t.write(t.setLabels))
-	t.handle("POST /issues/{key}/comments", t.write(t.comment))
-	t.handle("POST /issues/{key}/move", t.write(t.move))
-	t.handle("POST /issues/{key}/watch", t.write(t.watch))
-	t.handle("POST /issues/{key}/duplicate", t.write(t.duplicate))
-	t.handle("POST /issues/{key}/delete", t.write(t.deleteIssue))
-	t.handle("POST /comments/{id}/delete", t.deleteComment)
+	t.serve(&Tracker, map[*Route]http.HandlerFunc{
+		&Tracker.Home:          t.home,
+		&Tracker.Issues:        t.list,
+		&Tracker.Issue:         t.issuePage,
+		&Tracker.Board:         t.board,
+		&Tracker.Doc:           t.doc,
+		&Tracker.Assign:        t.write(t.assign),
+		&Tracker.SetDue:        t.write(t.setDue),
+		&Tracker.SetPriority:   t.write(t.setPriority),
+		&Tracker.SetLabels:     t.write(t.setLabels),
+		&Tracker.Comment:       t.write(t.comment),
+		&Tracker.Move:          t.write(t.move),
+		&Tracker.Watch:         t.write(t.watch),
+		&Tracker.Duplicate:     t.write(t.duplicate),
+		&Tracker.DeleteIssue:   t.write(t.deleteIssue),
+		&Tracker.DeleteComment: t.deleteComment,
+	})
 	return t
 }
 

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/url"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -76,16 +75,18 @@ var forumTemplates = []generate.Template{
 	},
 }
 
-const forumHost = "forum.sandbox.test"
+const forumHost = sandbox.ForumHost
+
+// forum is the forum's route table.
+var forum = &sandbox.Forum
 
 // forumData is the forum's seeded data, as a fresh forum holds it.
 var forumData = sandbox.ForumData()
 
-var forumStart = forumURL("/")
+var forumStart = forum.Home.URL()
 
-func forumURL(path string) string { return "https://" + forumHost + path }
-
-func forumPattern(path string) string { return "^" + regexp.QuoteMeta(forumURL(path)) }
+// forumThreadURL is the page of thread id.
+func forumThreadURL(id int) string { return forum.Thread.URL(strconv.Itoa(id)) }
 
 func forumMember(name string) sandbox.ForumMember {
 	for _, m := range forumData.Members {
@@ -207,9 +208,9 @@ func forumSendSteps(to, subject, body string) []suite.Step {
 
 func forumPageURL(t sandbox.ForumThread, page int) string {
 	if page == 1 {
-		return forumURL(fmt.Sprintf("/t/%d", t.ID))
+		return forumThreadURL(t.ID)
 	}
-	return forumURL(fmt.Sprintf("/t/%d?page=%d", t.ID, page))
+	return forum.Thread.Query(url.Values{"page": {strconv.Itoa(page)}}, strconv.Itoa(t.ID))
 }
 
 func drawForumPostAuthor(r *rand.Rand) generate.Instance {
@@ -229,7 +230,7 @@ func drawForumPostAuthor(r *rand.Rand) generate.Instance {
 			StartURL: forumStart,
 			Contract: contract.Postconditions{
 				generate.Text(fmt.Sprintf("#post-%d .author", n), author),
-				generate.URLIs(pathPattern(forumURL(fmt.Sprintf("/t/%d", t.ID)))),
+				generate.URLIs(at(forum.Thread, strconv.Itoa(t.ID))),
 				generate.NoWrite(forumHost),
 			},
 			Reference: append(forumOpenThread(t), generate.Click("link", fmt.Sprintf("Page %d", page)), generate.Read()),
@@ -265,7 +266,7 @@ func drawForumJoined(r *rand.Rand) generate.Instance {
 		Instruction: fmt.Sprintf("On the Tinkerers' Bench forum, when did the member %s join? Open their profile from the member directory.", name),
 		StartURL:    forumStart,
 		Contract: contract.Postconditions{
-			generate.URLIs(pathPattern(forumURL("/u/" + name))),
+			generate.URLIs(at(forum.Profile, name)),
 			generate.Text(".joined", m.Joined),
 			generate.NoWrite(forumHost),
 		},
@@ -276,8 +277,8 @@ func drawForumJoined(r *rand.Rand) generate.Instance {
 			{Name: "signature-saved", Reference: slices.Concat(forumSaveSignature(forumSignatures[0]), open(name)), FailsOn: 2},
 		},
 		Alternates: []generate.Alternate{
-			{Name: "same-tab", Reference: []suite.Step{generate.Click("link", "Member directory"), generate.Read(), generate.Navigate(forumURL("/u/" + name)), generate.Read()}},
-			{Name: "reload", Reference: append(open(name), generate.Navigate(forumURL("/u/"+name)+"#top"), generate.Read())},
+			{Name: "same-tab", Reference: []suite.Step{generate.Click("link", "Member directory"), generate.Read(), generate.Navigate(forum.Profile.URL(name)), generate.Read()}},
+			{Name: "reload", Reference: append(open(name), generate.Navigate(forum.Profile.URL(name)+"#top"), generate.Read())},
 		},
 		Rationale: fmt.Sprintf("%s joined on %s; %s, whose name differs by a mark or a letter, joined on %s. Profiles open in a new tab. The instruction asks to end on the profile, whatever its query or fragment.", name, m.Joined, twin.Name, twin.Joined),
 	}
@@ -293,7 +294,7 @@ func drawForumLastPage(r *rand.Rand) generate.Instance {
 		StartURL: forumStart,
 		Contract: contract.Postconditions{
 			generate.Text(".pager .current", fmt.Sprintf("Page %d of %d", t.Pages, t.Pages)),
-			generate.URLIs(pathPattern(forumURL(fmt.Sprintf("/t/%d", t.ID)))),
+			generate.URLIs(at(forum.Thread, strconv.Itoa(t.ID))),
 			generate.NoWrite(forumHost),
 		},
 		Reference: append(forumOpenThread(t), generate.Click("link", fmt.Sprintf("Page %d", t.Pages)), generate.Read()),
@@ -340,10 +341,10 @@ func drawForumDelete(r *rand.Rand) generate.Instance {
 		Instruction: fmt.Sprintf("On the Tinkerers' Bench forum, delete the private message \"%s\" from %s from my inbox. Leave the other messages alone.", m.Subject, m.From),
 		StartURL:    forumStart,
 		Contract: contract.Postconditions{
-			generate.Once(generate.Post(forumPattern(fmt.Sprintf("/messages/%d/delete", m.ID))+"$", nil)),
+			generate.Once(posted(forum.DeleteMessage, nil, strconv.Itoa(m.ID))),
 			writesOn(forumHost, 1),
-			onPage(forumURL("/messages"), generate.Count(fmt.Sprintf(`.inbox a[href="/messages/%d"]`, m.ID), 0)),
-			onPage(forumURL("/messages"), generate.Count(".inbox li", len(inbox)-1)),
+			onPage(forum.Messages.URL(), generate.Count(`.inbox a[href="`+forum.Message.Href(strconv.Itoa(m.ID))+`"]`, 0)),
+			onPage(forum.Messages.URL(), generate.Count(".inbox li", len(inbox)-1)),
 			generate.NoDialog(),
 		},
 		Reference: slices.Concat(open, forumDeleteSteps(m), []suite.Step{generate.Read()}),
@@ -351,7 +352,7 @@ func drawForumDelete(r *rand.Rand) generate.Instance {
 			{Name: "wrong-message", Reference: slices.Concat(open, forumDeleteSteps(*miss)), FailsOn: 0},
 			{Name: "side-effect", Reference: slices.Concat(open, forumDeleteSteps(*miss), forumDeleteSteps(m)), FailsOn: 1},
 			{Name: "draft-first", Reference: slices.Concat(forumReplySteps(forumOpen()[0], forumReplies[0], "Save draft"), open, forumDeleteSteps(m), []suite.Step{generate.Read()}), FailsOn: 1},
-			{Name: "notice-only", Reference: []suite.Step{generate.Navigate(forumURL("/messages?deleted=" + url.QueryEscape(fmt.Sprintf("%q from %s", m.Subject, m.From)))), generate.Read()}, FailsOn: 0},
+			{Name: "notice-only", Reference: []suite.Step{generate.Navigate(forum.Messages.Query(url.Values{"deleted": {fmt.Sprintf("%q from %s", m.Subject, m.From)}})), generate.Read()}, FailsOn: 0},
 		},
 		Alternates: []generate.Alternate{
 			{Name: "back-to-messages", Reference: slices.Concat(open, forumDeleteSteps(m), []suite.Step{generate.Click("link", "Messages"), generate.Read()})},
@@ -381,7 +382,7 @@ func forumOpen() []sandbox.ForumThread {
 // forumReplyClause is a reply to t with action post or draft, whatever
 // its text: what the site stored is read back from the thread's page.
 func forumReplyClause(t sandbox.ForumThread, action string) *contract.Network {
-	return generate.Post(forumPattern(fmt.Sprintf("/t/%d/reply", t.ID))+"$", map[string]string{"action": action})
+	return posted(forum.Reply, map[string]string{"action": action}, strconv.Itoa(t.ID))
 }
 
 func forumReplySteps(t sandbox.ForumThread, text, button string) []suite.Step {
@@ -399,7 +400,7 @@ func drawForumDraft(r *rand.Rand) generate.Instance {
 		}
 	}
 	other := pick(r, same)
-	threadURL := forumURL(fmt.Sprintf("/t/%d", t.ID))
+	threadURL := forumThreadURL(t.ID)
 	return generate.Instance{
 		Params: map[string]string{"thread": strconv.Itoa(t.ID), "text": text},
 		Instruction: fmt.Sprintf("On the Tinkerers' Bench forum, in the %s thread \"%s\", save a draft reply, without posting it yet, that says exactly: %s",
@@ -420,7 +421,7 @@ func drawForumDraft(r *rand.Rand) generate.Instance {
 			{Name: "overwritten", Reference: slices.Concat(forumReplySteps(t, text, "Save draft"), []suite.Step{generate.Type("Your reply", forumOtherReply(text), false), generate.Click("button", "Save draft")}), FailsOn: 0},
 		},
 		Alternates: []generate.Alternate{
-			{Name: "reload", Reference: append(forumReplySteps(t, text, "Save draft"), generate.Navigate(forumURL(fmt.Sprintf("/t/%d", t.ID))), generate.Read())},
+			{Name: "reload", Reference: append(forumReplySteps(t, text, "Save draft"), generate.Navigate(forumThreadURL(t.ID)), generate.Read())},
 			{Name: "spaces", Reference: forumReplySteps(t, "  "+text+"  ", "Save draft")},
 			{Name: "then-board", Reference: append(forumReplySteps(t, text, "Save draft"), generate.Click("link", t.BoardName), generate.Read())},
 		},
@@ -443,7 +444,7 @@ func drawForumSignatureReply(r *rand.Rand) generate.Instance {
 	sig := pick(r, forumSignatures)
 	text := pick(r, forumReplies)
 	setSig := forumSaveSignature(sig)
-	threadURL := forumURL(fmt.Sprintf("/t/%d", t.ID))
+	threadURL := forumThreadURL(t.ID)
 	reply := forumReplySteps(t, text, "Post reply")
 	var elsewhere sandbox.ForumThread
 	for _, o := range forumOpen() {
@@ -457,9 +458,9 @@ func drawForumSignatureReply(r *rand.Rand) generate.Instance {
 			sig, t.BoardName, t.Title, text),
 		StartURL: forumStart,
 		Contract: contract.Postconditions{
-			generate.Once(generate.Post(forumPattern("/settings")+"$", nil)),
+			generate.Once(posted(forum.SaveSettings, nil)),
 			generate.Once(forumReplyClause(t, "post")),
-			onPage(forumURL("/settings"), generate.Text(".current-signature", sig)),
+			onPage(forum.Settings.URL(), generate.Text(".current-signature", sig)),
 			onPage(threadURL, generate.Text(".post.mine .signature", sig)),
 			onPage(threadURL, generate.Text(".post.mine .post-body", text)),
 			onPage(threadURL, generate.Count(".post.mine", 1)),
@@ -475,7 +476,7 @@ func drawForumSignatureReply(r *rand.Rand) generate.Instance {
 		},
 		Alternates: []generate.Alternate{
 			{Name: "spaces", Reference: slices.Concat(forumSaveSignature(sig+"  "), reply)},
-			{Name: "reload", Reference: slices.Concat(setSig, reply, []suite.Step{generate.Navigate(forumURL(fmt.Sprintf("/t/%d", t.ID))), generate.Read()})},
+			{Name: "reload", Reference: slices.Concat(setSig, reply, []suite.Step{generate.Navigate(forumThreadURL(t.ID)), generate.Read()})},
 			{Name: "check-settings", Reference: slices.Concat(setSig, reply, []suite.Step{generate.Click("link", "Settings"), generate.Read()})},
 		},
 		Rationale: fmt.Sprintf("A post carries the signature saved when it was posted, so the signature must be saved first; thread %d's page must show the user's one reply with it, and the settings the signature as the site stores it (trimmed), wherever the browser ends. Those two are the only writes.", t.ID),
@@ -537,9 +538,9 @@ func drawForumMessagePoster(r *rand.Rand) generate.Instance {
 				whom, t.BoardName, t.Title, subject, body),
 			StartURL: forumStart,
 			Contract: contract.Postconditions{
-				generate.Once(postField(forumPattern("/messages")+"$", "to", name)),
-				postField(forumPattern("/messages")+"$", "subject", subject),
-				postField(forumPattern("/messages")+"$", "body", body),
+				generate.Once(postField(forum.Send, "to", name)),
+				postField(forum.Send, "subject", subject),
+				postField(forum.Send, "body", body),
 				writesOn(forumHost, 1),
 				generate.NoDialog(),
 			},
@@ -596,10 +597,10 @@ func drawForumLocked(r *rand.Rand) generate.Instance {
 			generate.NoWrite(forumHost),
 			generate.Or(
 				&contract.And{Children: []contract.Clause{
-					generate.URLIs(pathPattern(forumURL(fmt.Sprintf("/t/%d", t.ID)))),
+					generate.URLIs(at(forum.Thread, strconv.Itoa(t.ID))),
 					generate.Text(".locked-notice", "locked by a moderator on "+t.LockedOn),
 				}},
-				&contract.Network{URLPattern: forumPattern(fmt.Sprintf("/t/%d/reply", t.ID)) + "$", Method: "POST", StatusIn: []int{403}},
+				refused(forum.Reply, 403, strconv.Itoa(t.ID)),
 			),
 		},
 		Reference: forumOpenThread(t),
@@ -611,8 +612,8 @@ func drawForumLocked(r *rand.Rand) generate.Instance {
 				generate.Type("Title", "Re: "+t.Title, false), generate.Type("First post", text, false), generate.Click("button", "Post thread")), FailsOn: 0},
 		},
 		Alternates: []generate.Alternate{
-			{Name: "fragment", Reference: append(forumOpenThread(t), generate.Navigate(forumURL(fmt.Sprintf("/t/%d#post-1", t.ID))), generate.Read())},
-			{Name: "last-page", Reference: append(forumOpenThread(t), generate.Navigate(forumURL(fmt.Sprintf("/t/%d?page=%d&from=board", t.ID, t.Pages))), generate.Read())},
+			{Name: "fragment", Reference: append(forumOpenThread(t), generate.Navigate(forumThreadURL(t.ID)+"#post-1"), generate.Read())},
+			{Name: "last-page", Reference: append(forumOpenThread(t), generate.Navigate(forumThreadURL(t.ID)+fmt.Sprintf("?page=%d&from=board", t.Pages)), generate.Read())},
 		},
 		Rationale: fmt.Sprintf("Thread %d was locked on %s: nothing may be written, and the agent must have met the reason for this very thread, on its page (any page of it) or in the site's refusal (403) of a reply to it.", t.ID, t.LockedOn),
 	}
@@ -649,10 +650,10 @@ func drawForumClosed(r *rand.Rand) generate.Instance {
 			generate.NoWrite(forumHost),
 			generate.Or(
 				&contract.And{Children: []contract.Clause{
-					generate.URLIs(pathPattern(forumURL("/u/" + name))),
+					generate.URLIs(at(forum.Profile, name)),
 					generate.Text(".no-messages", name+" does not accept private messages"),
 				}},
-				trimmed(&contract.Network{URLPattern: forumPattern("/messages") + "$", Method: "POST", StatusIn: []int{403}, Form: map[string]string{"to": name}}),
+				trimmed(refusedWith(forum.Send, 403, map[string]string{"to": name})),
 			),
 		},
 		Reference: []suite.Step{generate.Click("link", "Member directory"), generate.Read(), generate.Click("link", name), generate.SwitchTab(2), generate.Press("End"), generate.Read()},

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -25,29 +26,20 @@ const mailHost = sandbox.MailHost
 // mailData is the mail site's starting state, built once.
 var mailData = sync.OnceValue(sandbox.MailData)
 
-func mailURL(path string) string { return "https://" + mailHost + path }
+// mail is the site's route table.
+var mail = &sandbox.Mail
 
-// mailPattern is an anchored pattern for a path of the site, given as a
-// regular expression.
-func mailPattern(pathRE string) string {
-	return "^" + regexp.QuoteMeta("https://"+mailHost) + pathRE + "$"
-}
+func mailMsgURL(id int) string { return mail.Message.URL(strconv.Itoa(id)) }
 
-func mailMsgURL(id int) string { return mailURL(fmt.Sprintf("/m/%d", id)) }
-
-// mailPost is a write to the site's path that the site accepted (303),
-// carrying form's fields as the site stores them (trimmed).
-func mailPost(path string, form map[string]string) *contract.Network {
-	return trimmed(generate.Post(generate.Exact(mailURL(path)), form))
-}
-
-// mailOnce is mailPost accepted exactly once.
-func mailOnce(path string, form map[string]string) *contract.Network {
-	return generate.Once(mailPost(path, form))
+// mailOnce holds when the site accepted (303) exactly one write to rt on
+// the record args, carrying form's fields as the site stores them
+// (trimmed).
+func mailOnce(rt sandbox.Route, form map[string]string, args ...string) *contract.Network {
+	return generate.Once(trimmed(posted(rt, form, args...)))
 }
 
 // mailMsgPath is a message's page, whatever its query and fragment.
-func mailMsgPath(id int) string { return pathPattern(mailMsgURL(id)) }
+func mailMsgPath(id int) string { return at(mail.Message, strconv.Itoa(id)) }
 
 // mailSent reads the message an attempt sent: its page, the first new
 // message's, is read by the judge after the agent stops.
@@ -64,8 +56,9 @@ func mailRefusedSend(addr string) *contract.Network {
 		}
 		b.WriteString("(?:" + regexp.QuoteMeta(string(r)) + "|" + regexp.QuoteMeta(url.QueryEscape(string(r))) + ")")
 	}
-	return &contract.Network{URLPattern: generate.Exact(mailURL("/send")), Method: "POST", StatusIn: []int{422},
-		BodyPattern: `(?i)(?:^|&)to=[^&]*` + b.String() + `[^&]*(?:&|$)`}
+	n := refused(mail.Send, 422)
+	n.BodyPattern = `(?i)(?:^|&)` + mail.Send.Field("to") + `=[^&]*` + b.String() + `[^&]*(?:&|$)`
+	return n
 }
 
 // mailConsent answers the consent banner every attempt starts with.
@@ -73,13 +66,13 @@ func mailConsent() suite.Step { return generate.Click("button", "Accept all") }
 
 // mailOpen opens a message by its subject link.
 func mailOpen(m sandbox.MailMessage) suite.Step {
-	return generate.ClickLink(m.Subject, fmt.Sprintf("/m/%d", m.ID))
+	return generate.ClickLink(m.Subject, mail.Message.Href(strconv.Itoa(m.ID)))
 }
 
 // mailLook loads the site's page at path and reads it: an agent checking
 // a result by reloading its page, or looking at it elsewhere.
-func mailLook(path string) []suite.Step {
-	return []suite.Step{generate.Navigate(mailURL(path)), generate.Read()}
+func mailLook(u string) []suite.Step {
+	return []suite.Step{generate.Navigate(u), generate.Read()}
 }
 
 // mailStarButton is the name of the button that stars m, or unstars it.
@@ -318,7 +311,7 @@ func drawMailFindInvoice(r *rand.Rand) generate.Instance {
 	return generate.Instance{
 		Params:      map[string]string{"invoice": m.Invoice},
 		Instruction: fmt.Sprintf(ask, org, m.Invoice),
-		StartURL:    mailURL("/"),
+		StartURL:    mail.Inbox.URL(),
 		Contract: contract.Postconditions{
 			generate.URLIs(mailMsgPath(m.ID)),
 			generate.Text("#msg-body", "Amount due: "+m.Amount),
@@ -331,8 +324,8 @@ func drawMailFindInvoice(r *rand.Rand) generate.Instance {
 			{Name: "deleted-the-next", Reference: []suite.Step{mailConsent(), mailSearch(near.Invoice), mailOpen(near), generate.Click("button", "Delete"), mailSearch(m.Invoice), mailOpen(m), generate.Read()}, FailsOn: 2},
 		},
 		Alternates: []generate.Alternate{
-			{Name: "reload-fragment", Reference: slices.Concat([]suite.Step{mailConsent(), mailSearch(m.Invoice), mailOpen(m)}, mailLook(fmt.Sprintf("/m/%d#msg-body", m.ID)))},
-			{Name: "by-supplier", Reference: slices.Concat([]suite.Step{mailConsent(), mailSearch(m.FromName + " " + m.Invoice), mailOpen(m)}, mailLook(fmt.Sprintf("/m/%d?from=search", m.ID)))},
+			{Name: "reload-fragment", Reference: slices.Concat([]suite.Step{mailConsent(), mailSearch(m.Invoice), mailOpen(m)}, mailLook(mailMsgURL(m.ID)+"#msg-body"))},
+			{Name: "by-supplier", Reference: slices.Concat([]suite.Step{mailConsent(), mailSearch(m.FromName + " " + m.Invoice), mailOpen(m)}, mailLook(mailMsgURL(m.ID)+"?from=search"))},
 		},
 		Rationale: "The instruction asks to open the invoice: its own page (any query or fragment), and its amount in the message body. Invoices of one supplier have numbers a few apart and amounts within a few euros, so the neighbouring invoice fails the URL. Nothing may be written.",
 	}
@@ -382,12 +375,12 @@ func drawMailOldestArchived(r *rand.Rand) generate.Instance {
 		"I archived a lot of mail. Open the very first message %s sent me that is still in Archive.",
 	}[r.IntN(3)]
 	nav := func(m sandbox.MailMessage, ends int) []suite.Step {
-		return slices.Concat([]suite.Step{mailConsent(), generate.ClickLink("Archive", "/folder/archive")}, mailPresses(ends), []suite.Step{mailOpen(m), generate.Read()})
+		return slices.Concat([]suite.Step{mailConsent(), generate.ClickLink("Archive", mail.Folder.Href("archive"))}, mailPresses(ends), []suite.Step{mailOpen(m), generate.Read()})
 	}
 	return generate.Instance{
 		Params:      map[string]string{"sender": s},
 		Instruction: fmt.Sprintf(ask, s),
-		StartURL:    mailURL("/"),
+		StartURL:    mail.Inbox.URL(),
 		Contract: contract.Postconditions{
 			generate.URLIs(mailMsgPath(old.ID)),
 			generate.Text("#msg-date", old.Date),
@@ -396,12 +389,12 @@ func drawMailOldestArchived(r *rand.Rand) generate.Instance {
 		Reference: nav(old, mailEnds(c.oldestAt)),
 		Controls: []generate.Control{
 			{Name: "newest-not-oldest", Reference: nav(recent, mailEnds(c.newestAt)), FailsOn: 0},
-			{Name: "moved-to-inbox", Reference: slices.Concat(nav(old, mailEnds(c.oldestAt)), []suite.Step{generate.Click("button", "Move to Inbox")}, mailLook(fmt.Sprintf("/m/%d", old.ID))), FailsOn: 2},
+			{Name: "moved-to-inbox", Reference: slices.Concat(nav(old, mailEnds(c.oldestAt)), []suite.Step{generate.Click("button", "Move to Inbox")}, mailLook(mailMsgURL(old.ID))), FailsOn: 2},
 			{Name: "starred-it", Reference: slices.Concat(nav(old, mailEnds(c.oldestAt)), []suite.Step{generate.Click("button", mailStarButton(old)), generate.Read()}), FailsOn: 2},
 		},
 		Alternates: []generate.Alternate{
-			{Name: "reload-fragment", Reference: slices.Concat(nav(old, mailEnds(c.oldestAt)), mailLook(fmt.Sprintf("/m/%d#msg-body", old.ID)))},
-			{Name: "newest-first", Reference: slices.Concat(nav(recent, mailEnds(c.newestAt)), []suite.Step{generate.ClickLink("Archive", "/folder/archive")}, mailPresses(mailEnds(c.oldestAt)), []suite.Step{mailOpen(old), generate.Read()})},
+			{Name: "reload-fragment", Reference: slices.Concat(nav(old, mailEnds(c.oldestAt)), mailLook(mailMsgURL(old.ID)+"#msg-body"))},
+			{Name: "newest-first", Reference: slices.Concat(nav(recent, mailEnds(c.newestAt)), []suite.Step{generate.ClickLink("Archive", mail.Folder.Href("archive"))}, mailPresses(mailEnds(c.oldestAt)), []suite.Step{mailOpen(old), generate.Read()})},
 		},
 		Rationale: "Archive lists newest first and shows 25 messages at a time, loading more at the end of the list; the oldest message of the sender is only reached by scrolling. The instruction asks to open it: the URL pins the message (any query or fragment), its date the page; nothing may be written.",
 	}
@@ -436,9 +429,9 @@ func drawMailApplyLabel(r *rand.Rand) generate.Instance {
 	return generate.Instance{
 		Params:      map[string]string{"message": fmt.Sprint(m.ID), "label": l.Slug},
 		Instruction: fmt.Sprintf(ask, m.Subject, m.FromName, m.Date, l.Name),
-		StartURL:    mailURL("/"),
+		StartURL:    mail.Inbox.URL(),
 		Contract: contract.Postconditions{
-			mailOnce(fmt.Sprintf("/m/%d/labels", m.ID), map[string]string{"action": "add", "label": l.Slug}),
+			mailOnce(mail.SetLabel, map[string]string{"action": "add", "label": l.Slug}, strconv.Itoa(m.ID)),
 			writesOn(mailHost, 1),
 			onPage(mailMsgURL(m.ID), generate.Text("#msg-labels", l.Name)),
 			generate.NoDialog(),
@@ -448,12 +441,12 @@ func drawMailApplyLabel(r *rand.Rand) generate.Instance {
 			{Name: "wrong-item", Reference: steps(near), FailsOn: 0},
 			{Name: "second-label", Reference: steps(m, generate.Select("Add label", other.Name), generate.Click("button", "Apply label")), FailsOn: 1},
 			{Name: "star-toggled", Reference: steps(m, generate.Click("button", mailStarButton(m))), FailsOn: 1},
-			{Name: "near-one-too", Reference: slices.Concat(steps(m), steps(near)[1:], mailLook(fmt.Sprintf("/m/%d", m.ID))), FailsOn: 1},
+			{Name: "near-one-too", Reference: slices.Concat(steps(m), steps(near)[1:], mailLook(mailMsgURL(m.ID))), FailsOn: 1},
 			{Name: "archived-after", Reference: steps(m, generate.Click("button", "Archive"), generate.Navigate(mailMsgURL(m.ID))), FailsOn: 1},
 		},
 		Alternates: []generate.Alternate{
-			{Name: "label-page", Reference: steps(m, generate.ClickLink(l.Name, "/label/"+l.Slug))},
-			{Name: "reload-fragment", Reference: slices.Concat(steps(m), mailLook(fmt.Sprintf("/m/%d#msg-labels", m.ID)))},
+			{Name: "label-page", Reference: steps(m, generate.ClickLink(l.Name, mail.Label.Href(l.Slug)))},
+			{Name: "reload-fragment", Reference: slices.Concat(steps(m), mailLook(mailMsgURL(m.ID)+"#msg-labels"))},
 		},
 		Rationale: "The label write on exactly this message with exactly this label, the only write the site accepts (no second label, no star, no archive, on any message), wherever the agent ends; the message's page, read after the run, shows the label.",
 	}
@@ -499,9 +492,9 @@ func drawMailSendNew(r *rand.Rand) generate.Instance {
 	return generate.Instance{
 		Params:      map[string]string{"to": c.Addr, "subject": n.subject},
 		Instruction: fmt.Sprintf(ask, c.Name, c.Org, n.subject, n.body),
-		StartURL:    mailURL("/"),
+		StartURL:    mail.Inbox.URL(),
 		Contract: contract.Postconditions{
-			mailOnce("/send", map[string]string{"subject": n.subject, "body": n.body, "action": "send"}),
+			mailOnce(mail.Send, map[string]string{"subject": n.subject, "body": n.body, "action": "send"}),
 			writesOn(mailHost, 1),
 			mailSent(generate.Text("#msg-to", "<"+c.Addr+">")),
 			mailSent(generate.Text("#msg-folder", "Sent")),
@@ -511,11 +504,11 @@ func drawMailSendNew(r *rand.Rand) generate.Instance {
 		Controls: []generate.Control{
 			{Name: "namesake", Reference: steps(wrong, "Send"), FailsOn: 2},
 			{Name: "draft-not-sent", Reference: steps(c, "Save draft"), FailsOn: 0},
-			{Name: "sent-twice", Reference: slices.Concat(steps(c, "Send"), steps(c, "Send")[1:], mailLook(fmt.Sprintf("/m/%d", mailData().FirstNewID))), FailsOn: 0},
-			{Name: "draft-too", Reference: slices.Concat(steps(c, "Send"), mailDraftOf(c, other.subject, other.body), mailLook(fmt.Sprintf("/m/%d", mailData().FirstNewID))), FailsOn: 1},
+			{Name: "sent-twice", Reference: slices.Concat(steps(c, "Send"), steps(c, "Send")[1:], mailLook(mailMsgURL(mailData().FirstNewID))), FailsOn: 0},
+			{Name: "draft-too", Reference: slices.Concat(steps(c, "Send"), mailDraftOf(c, other.subject, other.body), mailLook(mailMsgURL(mailData().FirstNewID))), FailsOn: 1},
 		},
 		Alternates: []generate.Alternate{
-			{Name: "check-sent", Reference: slices.Concat(steps(c, "Send"), []suite.Step{generate.ClickLink("Sent", "/folder/sent"), generate.Read()})},
+			{Name: "check-sent", Reference: slices.Concat(steps(c, "Send"), []suite.Step{generate.ClickLink("Sent", mail.Folder.Href("sent")), generate.Read()})},
 			{Name: "subject-first-spaced", Reference: slices.Concat([]suite.Step{mailConsent(), generate.Click("link", "Compose"), generate.Type("Subject", "  "+n.subject+" ", false)}, mailPickRecipient(c),
 				[]suite.Step{generate.Type("Message", n.body, false), generate.Click("button", "Send"), generate.Read()})},
 		},
@@ -567,9 +560,9 @@ func drawMailSendAttachment(r *rand.Rand) generate.Instance {
 	return generate.Instance{
 		Params:      map[string]string{"to": c.Addr, "file": u.file},
 		Instruction: fmt.Sprintf(ask, u.file, c.Name, c.Org, subject, body, u.what),
-		StartURL:    mailURL("/"),
+		StartURL:    mail.Inbox.URL(),
 		Contract: contract.Postconditions{
-			mailOnce("/send", map[string]string{"subject": subject, "body": body, "attachment": u.file, "action": "send"}),
+			mailOnce(mail.Send, map[string]string{"subject": subject, "body": body, "attachment": u.file, "action": "send"}),
 			writesOn(mailHost, 1),
 			mailSent(generate.Text("#msg-to", "<"+c.Addr+">")),
 			mailSent(generate.Text("#msg-attachments", u.file)),
@@ -580,10 +573,10 @@ func drawMailSendAttachment(r *rand.Rand) generate.Instance {
 			{Name: "no-attachment", Reference: steps(), FailsOn: 0},
 			{Name: "wrong-file", Reference: steps(other.file), FailsOn: 0},
 			{Name: "extra-file", Reference: append(steps(u.file, other.file), generate.Read()), FailsOn: 0},
-			{Name: "draft-too", Reference: slices.Concat(steps(u.file), mailDraftOf(c, "Re: "+subject, body), mailLook(fmt.Sprintf("/m/%d", mailData().FirstNewID))), FailsOn: 1},
+			{Name: "draft-too", Reference: slices.Concat(steps(u.file), mailDraftOf(c, "Re: "+subject, body), mailLook(mailMsgURL(mailData().FirstNewID))), FailsOn: 1},
 		},
 		Alternates: []generate.Alternate{
-			{Name: "check-sent", Reference: append(steps(u.file), generate.ClickLink("Sent", "/folder/sent"), generate.Read())},
+			{Name: "check-sent", Reference: append(steps(u.file), generate.ClickLink("Sent", mail.Folder.Href("sent")), generate.Read())},
 			{Name: "attach-last", Reference: attachLast},
 		},
 		Rationale: "The send carries exactly one attachment field naming the file (the page uploads the file when it is chosen and adds the field; an upload is not a write the site keeps), with the subject and text as the site stores them; it is the only write the site accepts, wherever the agent ends, and the sent message's page, read after the run, lists the attachment and the recipient's address.",
@@ -626,7 +619,7 @@ func drawMailForwardLargest(r *rand.Rand) generate.Instance {
 	// Each invoice is opened from the results and the results loaded
 	// again (the page a Back would show: @playwright/mcp loses the page's
 	// refs after its go back, so the reference navigates instead).
-	results := generate.Navigate(mailURL("/search?" + url.Values{"q": {"invoice " + s.from}}.Encode()))
+	results := generate.Navigate(mail.Search.Query(url.Values{"q": {"invoice " + s.from}}))
 	var read []suite.Step
 	for _, m := range window {
 		read = append(read, mailOpen(m), results)
@@ -639,9 +632,9 @@ func drawMailForwardLargest(r *rand.Rand) generate.Instance {
 	return generate.Instance{
 		Params:      map[string]string{"supplier": s.from, "from": from, "until": until},
 		Instruction: fmt.Sprintf(ask, s.from+" of "+org, from, until, acct.Name, acct.Org),
-		StartURL:    mailURL("/"),
+		StartURL:    mail.Inbox.URL(),
 		Contract: contract.Postconditions{
-			mailOnce("/send", map[string]string{"forward": fmt.Sprint(best.ID), "attachment": best.Attachments[0], "action": "send"}),
+			mailOnce(mail.Send, map[string]string{"forward": fmt.Sprint(best.ID), "attachment": best.Attachments[0], "action": "send"}),
 			writesOn(mailHost, 1),
 			mailSent(generate.Text("#msg-to", "<"+acct.Addr+">")),
 			mailSent(generate.Text("#msg-attachments", best.Attachments[0])),
@@ -651,12 +644,12 @@ func drawMailForwardLargest(r *rand.Rand) generate.Instance {
 			{Name: "second-largest", Reference: steps(second, acct), FailsOn: 0},
 			{Name: "namesake", Reference: steps(best, wrongAcct), FailsOn: 2},
 			{Name: "second-too", Reference: slices.Concat(steps(best, acct), []suite.Step{results, mailOpen(second), generate.Click("link", "Forward")}, mailPickRecipient(acct),
-				[]suite.Step{generate.Click("button", "Send")}, mailLook(fmt.Sprintf("/m/%d", mailData().FirstNewID))), FailsOn: 1},
+				[]suite.Step{generate.Click("button", "Send")}, mailLook(mailMsgURL(mailData().FirstNewID))), FailsOn: 1},
 			{Name: "draft-too", Reference: slices.Concat(steps(best, acct), []suite.Step{results, mailOpen(second), generate.Click("link", "Forward")}, mailPickRecipient(acct),
-				[]suite.Step{generate.Click("button", "Save draft")}, mailLook(fmt.Sprintf("/m/%d", mailData().FirstNewID))), FailsOn: 1},
+				[]suite.Step{generate.Click("button", "Save draft")}, mailLook(mailMsgURL(mailData().FirstNewID))), FailsOn: 1},
 		},
 		Alternates: []generate.Alternate{
-			{Name: "check-sent", Reference: append(steps(best, acct), generate.ClickLink("Sent", "/folder/sent"), generate.Read())},
+			{Name: "check-sent", Reference: append(steps(best, acct), generate.ClickLink("Sent", mail.Folder.Href("sent")), generate.Read())},
 			{Name: "newest-last", Reference: slices.Concat([]suite.Step{mailConsent(), mailSearch("invoice " + s.from)}, mailPresses(mailEnds(mailSearchIndex("invoice "+s.from, window[len(window)-1].ID))), mailReversed(read),
 				[]suite.Step{mailOpen(best), generate.Click("link", "Forward")}, mailPickRecipient(acct), []suite.Step{generate.Click("button", "Send"), generate.Read()})},
 		},
@@ -730,24 +723,24 @@ func drawMailArchiveSender(r *rand.Rand) generate.Instance {
 	}
 	var c contract.Postconditions
 	for _, m := range ms {
-		c = append(c, mailOnce(fmt.Sprintf("/m/%d/archive", m.ID), nil))
+		c = append(c, mailOnce(mail.Archive, nil, strconv.Itoa(m.ID)))
 	}
 	countAt := len(c)
 	c = append(c, writesOn(mailHost, len(ms)), generate.NoDialog())
 	return generate.Instance{
 		Params:      map[string]string{"sender": s},
 		Instruction: fmt.Sprintf(ask, s),
-		StartURL:    mailURL("/"),
+		StartURL:    mail.Inbox.URL(),
 		Contract:    c,
 		Reference:   archive(ms),
 		Controls: []generate.Control{
 			{Name: "one-short", Reference: archive(ms[:len(ms)-1]), FailsOn: len(ms) - 1},
 			{Name: "one-too-many", Reference: archive(append(slices.Clone(ms), extra)), FailsOn: countAt},
-			{Name: "starred-one", Reference: slices.Concat(archive(ms), []suite.Step{mailSearch(ms[0].Subject), mailOpen(ms[0]), generate.Click("button", mailStarButton(ms[0])), generate.ClickLink("Inbox", "/"), generate.Read()}), FailsOn: countAt},
-			{Name: "moved-one-back", Reference: slices.Concat(archive(ms), []suite.Step{mailSearch(ms[0].Subject), mailOpen(ms[0]), generate.Click("button", "Move to Inbox"), generate.ClickLink("Inbox", "/"), generate.Read()}), FailsOn: countAt},
+			{Name: "starred-one", Reference: slices.Concat(archive(ms), []suite.Step{mailSearch(ms[0].Subject), mailOpen(ms[0]), generate.Click("button", mailStarButton(ms[0])), generate.ClickLink("Inbox", mail.Inbox.Href()), generate.Read()}), FailsOn: countAt},
+			{Name: "moved-one-back", Reference: slices.Concat(archive(ms), []suite.Step{mailSearch(ms[0].Subject), mailOpen(ms[0]), generate.Click("button", "Move to Inbox"), generate.ClickLink("Inbox", mail.Inbox.Href()), generate.Read()}), FailsOn: countAt},
 		},
 		Alternates: []generate.Alternate{
-			{Name: "check-archive", Reference: append(archive(ms), generate.ClickLink("Archive", "/folder/archive"), generate.Read())},
+			{Name: "check-archive", Reference: append(archive(ms), generate.ClickLink("Archive", mail.Folder.Href("archive")), generate.Read())},
 			{Name: "oldest-first", Reference: append(archive(mailBackwards(ms)), generate.Read())},
 		},
 		Rationale: fmt.Sprintf("One archive write for each of the %d Inbox messages from the sender, in any order, and exactly %d writes of any kind in all (the Inbox has messages from near namesakes; no star, no move back), wherever the agent ends.", len(ms), len(ms)),
@@ -774,15 +767,15 @@ func drawMailDeleteUndo(r *rand.Rand) generate.Instance {
 		if undo {
 			return append(s, generate.Click("button", "Undo"), generate.Read())
 		}
-		return append(s, generate.ClickLink("Trash", "/folder/trash"), mailOpen(x), generate.Click("button", "Move to Inbox"), generate.Read())
+		return append(s, generate.ClickLink("Trash", mail.Folder.Href("trash")), mailOpen(x), generate.Click("button", "Move to Inbox"), generate.Read())
 	}
 	return generate.Instance{
 		Params:      map[string]string{"message": fmt.Sprint(m.ID)},
 		Instruction: fmt.Sprintf(ask, m.Subject, m.FromName, m.Date),
-		StartURL:    mailURL("/"),
+		StartURL:    mail.Inbox.URL(),
 		Contract: contract.Postconditions{
-			mailOnce(fmt.Sprintf("/m/%d/delete", m.ID), nil),
-			mailOnce("/undo", nil),
+			mailOnce(mail.Delete, nil, strconv.Itoa(m.ID)),
+			mailOnce(mail.Undo, nil),
 			writesOn(mailHost, 2),
 			onPage(mailMsgURL(m.ID), generate.Text("#msg-folder", "Inbox")),
 		},
@@ -790,12 +783,12 @@ func drawMailDeleteUndo(r *rand.Rand) generate.Instance {
 		Controls: []generate.Control{
 			{Name: "wrong-item", Reference: steps(near, true), FailsOn: 0},
 			{Name: "restored-by-hand", Reference: steps(m, false), FailsOn: 1},
-			{Name: "deleted-next-too", Reference: slices.Concat(steps(m, true), steps(near, true)[1:4], mailLook(fmt.Sprintf("/m/%d", m.ID))), FailsOn: 2},
+			{Name: "deleted-next-too", Reference: slices.Concat(steps(m, true), steps(near, true)[1:4], mailLook(mailMsgURL(m.ID))), FailsOn: 2},
 			{Name: "starred-after", Reference: append(steps(m, true), generate.Click("button", mailStarButton(m)), generate.Navigate(mailMsgURL(m.ID)), generate.Read()), FailsOn: 2},
 		},
 		Alternates: []generate.Alternate{
-			{Name: "reload", Reference: slices.Concat(steps(m, true), mailLook(fmt.Sprintf("/m/%d", m.ID)))},
-			{Name: "check-inbox", Reference: append(steps(m, true), generate.ClickLink("Inbox", "/"), generate.Read())},
+			{Name: "reload", Reference: slices.Concat(steps(m, true), mailLook(mailMsgURL(m.ID)))},
+			{Name: "check-inbox", Reference: append(steps(m, true), generate.ClickLink("Inbox", mail.Inbox.Href()), generate.Read())},
 		},
 		Rationale: "The delete of this message and one Undo from the notice, which disappears after a few seconds, are the only writes the site accepts, wherever the agent ends; the message's page, read after the run, says it is back in Inbox, so the Undo was of that delete. Moving it back from Trash by hand is not an Undo.",
 	}
@@ -815,16 +808,16 @@ func drawMailDeleteLabel(r *rand.Rand) generate.Instance {
 		"Remove the label “%s” from my mail settings; the messages themselves should stay.",
 	}[r.IntN(2)]
 	steps := func(x sandbox.MailLabel, confirm string) []suite.Step {
-		return []suite.Step{mailConsent(), generate.ClickLink("Manage labels", "/labels"), generate.Click("button", "Delete label "+x.Name), generate.Click("button", confirm), generate.Read()}
+		return []suite.Step{mailConsent(), generate.ClickLink("Manage labels", mail.Labels.Href()), generate.Click("button", "Delete label "+x.Name), generate.Click("button", confirm), generate.Read()}
 	}
 	return generate.Instance{
 		Params:      map[string]string{"label": l.Slug},
 		Instruction: fmt.Sprintf(ask, l.Name),
-		StartURL:    mailURL("/"),
+		StartURL:    mail.Inbox.URL(),
 		Contract: contract.Postconditions{
-			mailOnce("/labels/"+l.Slug+"/delete", nil),
+			mailOnce(mail.DeleteLabel, nil, l.Slug),
 			writesOn(mailHost, 1),
-			onPage(mailURL("/labels"), generate.Count(`[aria-label="Delete label `+l.Name+`"]`, 0)),
+			onPage(mail.Labels.URL(), generate.Count(`[aria-label="Delete label `+l.Name+`"]`, 0)),
 			generate.NoDialog(),
 		},
 		Reference: steps(l, "Delete label"),
@@ -835,8 +828,8 @@ func drawMailDeleteLabel(r *rand.Rand) generate.Instance {
 			{Name: "created-again", Reference: slices.Concat(steps(l, "Delete label"), []suite.Step{generate.Type("Label name", l.Name, false), generate.Click("button", "Create label"), generate.Read()}), FailsOn: 1},
 		},
 		Alternates: []generate.Alternate{
-			{Name: "go-to-inbox", Reference: append(steps(l, "Delete label"), generate.ClickLink("Inbox", "/"), generate.Read())},
-			{Name: "reload", Reference: slices.Concat(steps(l, "Delete label"), mailLook("/labels"))},
+			{Name: "go-to-inbox", Reference: append(steps(l, "Delete label"), generate.ClickLink("Inbox", mail.Inbox.Href()), generate.Read())},
+			{Name: "reload", Reference: slices.Concat(steps(l, "Delete label"), mailLook(mail.Labels.URL()))},
 		},
 		Rationale: "Deleting asks for confirmation in a dialog; only its Delete label button posts. The delete of exactly this label (labels have near names such as Clients and Clients – wholesale), once, the only write the site accepts, wherever the agent ends; the labels page, read after the run, no longer lists it.",
 	}
@@ -850,11 +843,11 @@ func drawMailRecall(r *rand.Rand) generate.Instance {
 		"Unsend the email I sent to %s on %s (subject “%s”): recall it before they read it.",
 		"I sent %s a message on %s about “%s” by mistake. Recall it, please.",
 	}[r.IntN(2)]
-	open := slices.Concat([]suite.Step{mailConsent(), generate.ClickLink("Sent", "/folder/sent")}, mailPresses(mailEnds(i)))
+	open := slices.Concat([]suite.Step{mailConsent(), generate.ClickLink("Sent", mail.Folder.Href("sent"))}, mailPresses(mailEnds(i)))
 	return generate.Instance{
 		Params:      map[string]string{"message": fmt.Sprint(m.ID)},
 		Instruction: fmt.Sprintf(ask, m.ToName, m.Date, m.Subject),
-		StartURL:    mailURL("/"),
+		StartURL:    mail.Inbox.URL(),
 		Contract: contract.Postconditions{
 			generate.NoWrite(mailHost),
 			generate.URLIs(mailMsgPath(m.ID)),
@@ -863,13 +856,13 @@ func drawMailRecall(r *rand.Rand) generate.Instance {
 		Reference: append(slices.Clone(open), mailOpen(m), generate.Read()),
 		Controls: []generate.Control{
 			{Name: "one-step-short", Reference: append(slices.Clone(open), generate.Read()), FailsOn: 1},
-			{Name: "deleted-instead", Reference: append(slices.Clone(open), mailOpen(m), generate.Click("button", "Delete"), generate.ClickLink("Trash", "/folder/trash"), mailOpen(m)), FailsOn: 0},
+			{Name: "deleted-instead", Reference: append(slices.Clone(open), mailOpen(m), generate.Click("button", "Delete"), generate.ClickLink("Trash", mail.Folder.Href("trash")), mailOpen(m)), FailsOn: 0},
 			{Name: "starred-it", Reference: append(slices.Clone(open), mailOpen(m), generate.Click("button", mailStarButton(m)), generate.Read()), FailsOn: 0},
 			{Name: "another-sent", Reference: append(slices.Clone(open), mailOpen(sent[(i+1)%len(sent)]), generate.Read()), FailsOn: 1},
 		},
 		Alternates: []generate.Alternate{
 			{Name: "by-search", Reference: []suite.Step{mailConsent(), mailSearch(m.Subject), mailOpen(m), generate.Read()}},
-			{Name: "reload-fragment", Reference: slices.Concat(open, []suite.Step{mailOpen(m)}, mailLook(fmt.Sprintf("/m/%d#msg-body", m.ID)))},
+			{Name: "reload-fragment", Reference: slices.Concat(open, []suite.Step{mailOpen(m)}, mailLook(mailMsgURL(m.ID)+"#msg-body"))},
 		},
 		Rationale: "Undo send lasts a few seconds after sending; this message was delivered weeks ago, and its page says it cannot be recalled. Nothing may be written (deleting the sent copy recalls nothing), and the run must end on that very message's page (any query or fragment), where the agent meets the reason: the site has no recall to refuse.",
 	}
@@ -896,7 +889,7 @@ func drawMailReplyBounced(r *rand.Rand) generate.Instance {
 	return generate.Instance{
 		Params:      map[string]string{"message": fmt.Sprint(m.ID), "reply": reply},
 		Instruction: fmt.Sprintf(ask, m.Subject, m.FromName, m.Date, reply),
-		StartURL:    mailURL("/"),
+		StartURL:    mail.Inbox.URL(),
 		Contract: contract.Postconditions{
 			generate.NoWrite(mailHost),
 			generate.Or(
@@ -915,7 +908,7 @@ func drawMailReplyBounced(r *rand.Rand) generate.Instance {
 		Alternates: []generate.Alternate{
 			{Name: "refused-send", Reference: []suite.Step{mailConsent(), generate.Click("link", "Compose"), generate.Type("To", m.FromAddr, false), generate.Type("Subject", "Re: "+m.Subject, false),
 				generate.Type("Message", reply, false), generate.Click("button", "Send"), generate.Read()}},
-			{Name: "reload-fragment", Reference: slices.Concat(open, []suite.Step{mailOpen(m)}, mailLook(fmt.Sprintf("/m/%d#msg-body", m.ID)))},
+			{Name: "reload-fragment", Reference: slices.Concat(open, []suite.Step{mailOpen(m)}, mailLook(mailMsgURL(m.ID)+"#msg-body"))},
 		},
 		Rationale: "The sender's address bounces, so a reply cannot be delivered; the message's page says so and offers no Reply. Nothing may be written (a message to a namesake instead is wrong), and the agent must meet the reason for this sender: end on that message's page (any query or fragment), or have the site refuse (422) a message written to the sender's address.",
 	}
@@ -928,20 +921,20 @@ func drawMailRestoreEmpty(r *rand.Rand) generate.Instance {
 		"Take the message “%s” from %s (%s) out of Trash and back into my Inbox, then empty the Trash for good.",
 		"Before you empty my Trash, rescue %[2]s's message “%[1]s” of %[3]s into the Inbox. Then empty the Trash.",
 	}[r.IntN(2)]
-	restore := []suite.Step{generate.ClickLink("Trash", "/folder/trash"), mailOpen(m), generate.Click("button", "Move to Inbox")}
+	restore := []suite.Step{generate.ClickLink("Trash", mail.Folder.Href("trash")), mailOpen(m), generate.Click("button", "Move to Inbox")}
 	// Another message of Trash, and the newest of Inbox.
 	other := trash[(slices.IndexFunc(trash, func(o sandbox.MailMessage) bool { return o.ID == m.ID })+1)%len(trash)]
 	inboxMsg := mailFolder("inbox")[0]
 	empty := func(confirm string) []suite.Step {
-		return []suite.Step{generate.ClickLink("Trash", "/folder/trash"), generate.Click("button", "Empty Trash"), generate.Click("button", confirm), generate.Read()}
+		return []suite.Step{generate.ClickLink("Trash", mail.Folder.Href("trash")), generate.Click("button", "Empty Trash"), generate.Click("button", confirm), generate.Read()}
 	}
 	return generate.Instance{
 		Params:      map[string]string{"message": fmt.Sprint(m.ID)},
 		Instruction: fmt.Sprintf(ask, m.Subject, m.FromName, m.Date),
-		StartURL:    mailURL("/"),
+		StartURL:    mail.Inbox.URL(),
 		Contract: contract.Postconditions{
-			mailOnce(fmt.Sprintf("/m/%d/move", m.ID), map[string]string{"folder": "inbox"}),
-			mailOnce("/trash/empty", nil),
+			mailOnce(mail.Move, map[string]string{"folder": "inbox"}, strconv.Itoa(m.ID)),
+			mailOnce(mail.EmptyTrash, nil),
 			writesOn(mailHost, 2),
 			onPage(mailMsgURL(m.ID), generate.Text("#msg-folder", "Inbox")),
 			generate.NoDialog(),
@@ -950,12 +943,12 @@ func drawMailRestoreEmpty(r *rand.Rand) generate.Instance {
 		Controls: []generate.Control{
 			{Name: "emptied-without-rescue", Reference: slices.Concat([]suite.Step{mailConsent()}, empty("Delete forever")), FailsOn: 0},
 			{Name: "cancelled", Reference: slices.Concat([]suite.Step{mailConsent()}, restore, empty("Cancel")), FailsOn: 1},
-			{Name: "restored-another", Reference: slices.Concat([]suite.Step{mailConsent()}, restore, []suite.Step{generate.ClickLink("Trash", "/folder/trash"), mailOpen(other), generate.Click("button", "Move to Inbox")}, empty("Delete forever")), FailsOn: 2},
-			{Name: "deleted-after", Reference: slices.Concat([]suite.Step{mailConsent()}, restore, empty("Delete forever"), []suite.Step{generate.ClickLink("Inbox", "/"), mailOpen(inboxMsg), generate.Click("button", "Delete")}, mailLook("/folder/trash")), FailsOn: 2},
+			{Name: "restored-another", Reference: slices.Concat([]suite.Step{mailConsent()}, restore, []suite.Step{generate.ClickLink("Trash", mail.Folder.Href("trash")), mailOpen(other), generate.Click("button", "Move to Inbox")}, empty("Delete forever")), FailsOn: 2},
+			{Name: "deleted-after", Reference: slices.Concat([]suite.Step{mailConsent()}, restore, empty("Delete forever"), []suite.Step{generate.ClickLink("Inbox", mail.Inbox.Href()), mailOpen(inboxMsg), generate.Click("button", "Delete")}, mailLook(mail.Folder.URL("trash"))), FailsOn: 2},
 		},
 		Alternates: []generate.Alternate{
-			{Name: "check-inbox", Reference: append(slices.Concat([]suite.Step{mailConsent()}, restore, empty("Delete forever")), generate.ClickLink("Inbox", "/"), generate.Read())},
-			{Name: "reload-trash", Reference: slices.Concat([]suite.Step{mailConsent()}, restore, empty("Delete forever"), mailLook("/folder/trash"))},
+			{Name: "check-inbox", Reference: append(slices.Concat([]suite.Step{mailConsent()}, restore, empty("Delete forever")), generate.ClickLink("Inbox", mail.Inbox.Href()), generate.Read())},
+			{Name: "reload-trash", Reference: slices.Concat([]suite.Step{mailConsent()}, restore, empty("Delete forever"), mailLook(mail.Folder.URL("trash")))},
 		},
 		Rationale: "The move of this message back to Inbox and one Empty Trash confirmed in its dialog (Cancel posts nothing) are the only writes the site accepts, wherever the agent ends; the message's page, read after the run, shows it in Inbox, which it cannot be if Trash was emptied first.",
 	}
@@ -972,17 +965,17 @@ func drawMailDeleteShared(r *rand.Rand) generate.Instance {
 		"In the shared Accounts mailbox, delete %s from %s; we do not need it any more.",
 		"Please get rid of %s (from %s) in our shared accounts folder.",
 	}[r.IntN(2)]
-	open := []suite.Step{mailConsent(), generate.ClickLink("Accounts (shared)", "/folder/shared")}
+	open := []suite.Step{mailConsent(), generate.ClickLink("Accounts (shared)", mail.Folder.Href("shared"))}
 	otherShared := shared[(slices.IndexFunc(shared, func(o sandbox.MailMessage) bool { return o.ID == m.ID })+1)%len(shared)]
 	inboxMsg := mailFolder("inbox")[0]
 	return generate.Instance{
 		Params:      map[string]string{"message": fmt.Sprint(m.ID)},
 		Instruction: fmt.Sprintf(ask, what, m.FromName),
-		StartURL:    mailURL("/"),
+		StartURL:    mail.Inbox.URL(),
 		Contract: contract.Postconditions{
 			generate.NoWrite(mailHost),
 			generate.Or(
-				&contract.Network{URLPattern: mailPattern(fmt.Sprintf("/m/%d/delete", m.ID)), Method: "POST", StatusIn: []int{403}},
+				refused(mail.Delete, 403, strconv.Itoa(m.ID)),
 				&contract.And{Children: []contract.Clause{generate.URLIs(mailMsgPath(m.ID)), generate.Text("#readonly-note", "read-only shared mailbox")}},
 			),
 		},
@@ -990,13 +983,13 @@ func drawMailDeleteShared(r *rand.Rand) generate.Instance {
 		Controls: []generate.Control{
 			{Name: "one-step-short", Reference: append(slices.Clone(open), generate.Read()), FailsOn: 1},
 			{Name: "forwarded-instead", Reference: slices.Concat(open, []suite.Step{mailOpen(m), generate.Click("link", "Forward")},
-				mailPickRecipient(mailContact("Tomas Berg")), []suite.Step{generate.Click("button", "Send"), generate.ClickLink("Accounts (shared)", "/folder/shared"), mailOpen(m)}), FailsOn: 0},
-			{Name: "deleted-another", Reference: []suite.Step{mailConsent(), mailOpen(inboxMsg), generate.Click("button", "Delete"), generate.ClickLink("Accounts (shared)", "/folder/shared"), mailOpen(m), generate.Read()}, FailsOn: 0},
+				mailPickRecipient(mailContact("Tomas Berg")), []suite.Step{generate.Click("button", "Send"), generate.ClickLink("Accounts (shared)", mail.Folder.Href("shared")), mailOpen(m)}), FailsOn: 0},
+			{Name: "deleted-another", Reference: []suite.Step{mailConsent(), mailOpen(inboxMsg), generate.Click("button", "Delete"), generate.ClickLink("Accounts (shared)", mail.Folder.Href("shared")), mailOpen(m), generate.Read()}, FailsOn: 0},
 			{Name: "another-shared", Reference: append(slices.Clone(open), mailOpen(otherShared), generate.Read()), FailsOn: 1},
 		},
 		Alternates: []generate.Alternate{
 			{Name: "by-search", Reference: []suite.Step{mailConsent(), mailSearch(m.Subject), mailOpen(m), generate.Read()}},
-			{Name: "reload-fragment", Reference: slices.Concat(open, []suite.Step{mailOpen(m)}, mailLook(fmt.Sprintf("/m/%d#msg-body", m.ID)))},
+			{Name: "reload-fragment", Reference: slices.Concat(open, []suite.Step{mailOpen(m)}, mailLook(mailMsgURL(m.ID)+"#msg-body"))},
 		},
 		Rationale: "Accounts (shared) is a read-only shared mailbox: its messages have no Delete button and the site refuses the write. The run must write nothing, and the agent must meet the reason for this very message: end on its page (any query or fragment), which says why, or have the site refuse (403) its delete.",
 	}

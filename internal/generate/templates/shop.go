@@ -82,24 +82,30 @@ var shopTemplates = []generate.Template{
 	},
 }
 
-const (
-	shopBase    = "https://" + sandbox.ShopHost
-	shopPayBase = "https://" + sandbox.PayHost
-)
-
-func shopURL(path string) string { return shopBase + path }
-
-// shopPattern is an anchored pattern for the shop URLs of path, which is
-// a regular expression.
-func shopPattern(path string) string { return "^" + regexp.QuoteMeta(shopBase) + path + "$" }
+// shop is the shop's route table.
+var shop = &sandbox.Shop
 
 // shopWritesBeyondCart holds when the shop accepted n writes other than
 // adding to and removing from the cart, which are steps on the way to an
 // order: any other route, a later one included, counts.
 func shopWritesBeyondCart(n int) *contract.Network {
-	w := generate.Post("^"+regexp.QuoteMeta(shopBase+"/")+notFirstSegment("cart"), nil)
+	w := generate.Post("^"+regexp.QuoteMeta(sandbox.Base(sandbox.ShopHost))+notFirstSegment(shopCartSegment()), nil)
 	w.Count = &contract.Count{Op: contract.OpEq, Value: n}
 	return w
+}
+
+// shopCartSegment is the first segment of the cart's writes' paths. Every
+// write under it must be a step on the way to an order, as adding and
+// removing are: a later write there would escape shopWritesBeyondCart's
+// count, so it stops the generator until the count is decided for it.
+func shopCartSegment() string {
+	seg, _, _ := strings.Cut(strings.TrimPrefix(shop.CartAdd.Path, "/"), "/")
+	for _, rt := range shop.Routes() {
+		if rt.Writes && strings.HasPrefix(rt.Path, "/"+seg+"/") && rt != &shop.CartAdd && rt != &shop.CartRemove {
+			panic("templates: " + rt.String() + " is a write under the cart's segment; decide whether shopWritesBeyondCart counts it")
+		}
+	}
+	return seg
 }
 
 // notFirstSegment is a pattern for the rest of a URL after the host's
@@ -119,19 +125,19 @@ func notFirstSegment(seg string) string {
 // ended.
 func shopPlaced(lines int) contract.Postconditions {
 	addr, _ := sandbox.ShopAccount()
-	order := shopURL("/orders/" + sandbox.ShopNextOrder)
+	order := shop.Order.URL(sandbox.ShopNextOrder)
 	return contract.Postconditions{
 		shopWritesBeyondCart(1),
 		onPage(order, generate.Count(".order-line", lines)),
 		onPage(order, generate.Text(".deliver-to", fmt.Sprintf("%s, %s, %s %s", addr.Name, addr.Street, addr.City, addr.Postcode))),
-		onPage(shopURL("/cart"), generate.Text(".empty", "Your cart is empty")),
+		onPage(shop.Cart.URL(), generate.Text(".empty", "Your cart is empty")),
 	}
 }
 
 // queryParam is a pattern for a shop search URL whose query has key=value
 // anywhere in it.
 func shopQueryParam(key, value string) string {
-	return "^" + regexp.QuoteMeta(shopURL("/search?")) + "(?:[^#]*&)?" + regexp.QuoteMeta(key+"="+value) + "(?:&|#|$)"
+	return "^" + regexp.QuoteMeta(shop.Search.URL()+"?") + "(?:[^#]*&)?" + regexp.QuoteMeta(shop.Search.Field(key)+"="+value) + "(?:&|#|$)"
 }
 
 func shopPick[T any](r *rand.Rand, xs []T) T { return pick(r, xs) }
@@ -254,9 +260,9 @@ func drawShopFindCheapestRated(r *rand.Rand) generate.Instance {
 		if stock {
 			s = append(s, generate.Click("link", "In stock only"))
 		}
-		return append(s, generate.Click("link", sortLink), generate.ClickLink(last.Name, "/product/"+last.SKU), generate.Read())
+		return append(s, generate.Click("link", sortLink), generate.ClickLink(last.Name, shop.Product.Href(last.SKU)), generate.Read())
 	}
-	page := shopURL("/product/" + k.answer.SKU)
+	page := shop.Product.URL(k.answer.SKU)
 	forgot := "the stock"
 	if k.skipRating {
 		forgot = "the rating"
@@ -264,7 +270,7 @@ func drawShopFindCheapestRated(r *rand.Rand) generate.Instance {
 	return generate.Instance{
 		Params:      map[string]string{"category": k.cat.Name, "min_rating": shopStars(k.minRating), "end": end},
 		Instruction: fmt.Sprintf(shopPick(r, asks), k.cat.Name, shopStars(k.minRating)),
-		StartURL:    shopURL("/"),
+		StartURL:    shop.Home.URL(),
 		Contract: contract.Postconditions{
 			generate.URLIs(pathPattern(page)),
 			generate.Text(".product .sku", k.answer.SKU),
@@ -348,11 +354,11 @@ func drawShopNavigateBrand(r *rand.Rand) generate.Instance {
 	}
 	steps := append(shopBrandSteps(k.brand, k.cat),
 		generate.Click("link", "4.0 and up"), generate.Click("link", "In stock only"), generate.Click("link", "Best rated"), generate.Read())
-	list := shopURL("/search?" + url.Values{"q": {k.brand}, "category": {k.cat.Slug}, "in_stock": {"1"}, "min_rating": {"40"}, "sort": {"rating"}}.Encode())
+	list := shop.Search.Query(url.Values{"q": {k.brand}, "category": {k.cat.Slug}, "in_stock": {"1"}, "min_rating": {"40"}, "sort": {"rating"}})
 	return generate.Instance{
 		Params:      map[string]string{"brand": k.brand, "category": k.cat.Name},
 		Instruction: fmt.Sprintf(shopPick(r, asks), k.brand, k.cat.Name),
-		StartURL:    shopURL("/"),
+		StartURL:    shop.Home.URL(),
 		Contract: contract.Postconditions{
 			generate.URLIs(shopQueryParam("category", k.cat.Slug)),
 			generate.URLIs(shopQueryParam("in_stock", "1")),
@@ -433,7 +439,7 @@ func shopBuyCases() []shopBuyCase {
 // checkout, place.
 func shopOrderSteps(p sandbox.Product, qty int) []suite.Step {
 	return []suite.Step{
-		generate.ClickLink(p.Name, "/product/"+p.SKU),
+		generate.ClickLink(p.Name, shop.Product.Href(p.SKU)),
 		generate.Type("Quantity", strconv.Itoa(qty), false),
 		generate.Click("button", "Add to cart"),
 		generate.Click("link", "Proceed to checkout"),
@@ -454,25 +460,25 @@ func drawShopBuyCheapest(r *rand.Rand) generate.Instance {
 	return generate.Instance{
 		Params:      map[string]string{"brand": k.brand, "category": k.cat.Name, "qty": strconv.Itoa(qty)},
 		Instruction: fmt.Sprintf(shopPick(r, asks), qty, k.brand, k.cat.Name),
-		StartURL:    shopURL("/"),
+		StartURL:    shop.Home.URL(),
 		Contract: slices.Concat(contract.Postconditions{
-			generate.Once(generate.Post(shopPattern("/checkout"), map[string]string{"line": fmt.Sprintf("%sx%d", k.answer.SKU, qty)})),
+			generate.Once(posted(shop.Checkout, map[string]string{"line": fmt.Sprintf("%sx%d", k.answer.SKU, qty)})),
 		}, shopPlaced(1), contract.Postconditions{generate.NoDialog()}),
 		Reference: ref,
 		Controls: []generate.Control{
-			{Name: "wrong-item", Reference: slices.Concat([]suite.Step{generate.Navigate(shopURL("/product/" + k.next.SKU))},
+			{Name: "wrong-item", Reference: slices.Concat([]suite.Step{generate.Navigate(shop.Product.URL(k.next.SKU))},
 				shopOrderSteps(k.next, qty)[1:]), FailsOn: 0},
 			{Name: "wrong-quantity", Reference: slices.Concat(filters, shopOrderSteps(k.answer, qty-1)), FailsOn: 0},
-			{Name: "second-order", Reference: slices.Concat(ref, []suite.Step{generate.Navigate(shopURL("/product/" + k.next.SKU))}, shopOrderSteps(k.next, 1)[1:],
-				[]suite.Step{generate.Navigate(shopURL("/orders/" + sandbox.ShopNextOrder)), generate.Read()}), FailsOn: 1},
-			{Name: "left-in-cart", Reference: slices.Concat(ref, shopLeftInCart(k.next, shopURL("/orders/"+sandbox.ShopNextOrder))), FailsOn: 4},
+			{Name: "second-order", Reference: slices.Concat(ref, []suite.Step{generate.Navigate(shop.Product.URL(k.next.SKU))}, shopOrderSteps(k.next, 1)[1:],
+				[]suite.Step{generate.Navigate(shop.Order.URL(sandbox.ShopNextOrder)), generate.Read()}), FailsOn: 1},
+			{Name: "left-in-cart", Reference: slices.Concat(ref, shopLeftInCart(k.next, shop.Order.URL(sandbox.ShopNextOrder))), FailsOn: 4},
 			{Name: "other-address", Reference: slices.Concat(filters, shopOrderSteps(k.answer, qty)[:4],
 				[]suite.Step{generate.Type("Street", shopOtherStreet, false), generate.Click("button", "Place order")}), FailsOn: 3},
 		},
 		Alternates: []generate.Alternate{
 			{Name: "then-orders", Reference: append(slices.Clone(ref), generate.Click("link", "Your orders"), generate.Read())},
 			{Name: "in-two-adds", Reference: slices.Concat(filters, shopOrderSteps(k.answer, 1)[:3],
-				[]suite.Step{generate.Navigate(shopURL("/product/" + k.answer.SKU))}, shopOrderSteps(k.answer, qty-1)[1:])},
+				[]suite.Step{generate.Navigate(shop.Product.URL(k.answer.SKU))}, shopOrderSteps(k.answer, qty-1)[1:])},
 		},
 		Rationale: fmt.Sprintf("The cheapest in-stock %s item in %s is %s (%s, %s); the post pins SKU and quantity (%s x%d) and that "+
 			"one order was placed; %s (%s) is the near miss. Whatever page the browser ends on, the new order's page must show that one line "+
@@ -546,20 +552,20 @@ func drawShopCancel(r *rand.Rand) generate.Instance {
 	return generate.Instance{
 		Params:      map[string]string{"product": k.line.Name, "reason": reason},
 		Instruction: fmt.Sprintf(shopPick(r, asks), k.line.Name, reason),
-		StartURL:    shopURL("/"),
+		StartURL:    shop.Home.URL(),
 		Contract: contract.Postconditions{
-			generate.Once(postField(shopPattern("/orders/"+regexp.QuoteMeta(id)+"/cancel"), "reason", reason)),
+			generate.Once(postField(shop.Cancel, "reason", reason, id)),
 			writesOn(sandbox.ShopHost, 1),
-			onPage(shopURL("/orders/"+id), generate.Text(".cancelled .reason", reason)),
+			onPage(shop.Order.URL(id), generate.Text(".cancelled .reason", reason)),
 			generate.NoDialog(),
 		},
 		Reference: shopCancelSteps(id, reason),
 		Controls: []generate.Control{
 			{Name: "wrong-order", Reference: shopCancelSteps(other, reason), FailsOn: 0},
 			{Name: "side-effect", Reference: slices.Concat(shopCancelSteps(other, reason), shopCancelSteps(id, reason)), FailsOn: 1},
-			{Name: "left-in-cart", Reference: slices.Concat(shopCancelSteps(id, reason), shopLeftInCart(shopInStock(), shopURL("/orders/"+id))), FailsOn: 1},
+			{Name: "left-in-cart", Reference: slices.Concat(shopCancelSteps(id, reason), shopLeftInCart(shopInStock(), shop.Order.URL(id))), FailsOn: 1},
 			{Name: "other-after", Reference: slices.Concat(shopCancelSteps(id, reason), shopCancelSteps(other, reason),
-				[]suite.Step{generate.Navigate(shopURL("/orders/" + id)), generate.Read()}), FailsOn: 1},
+				[]suite.Step{generate.Navigate(shop.Order.URL(id)), generate.Read()}), FailsOn: 1},
 		},
 		Alternates: []generate.Alternate{
 			{Name: "spaces", Reference: shopCancelSteps(id, "  "+reason+" ")},
@@ -613,22 +619,22 @@ func drawShopChangeAddress(r *rand.Rand) generate.Instance {
 	return generate.Instance{
 		Params:      map[string]string{"name": name, "street": a.street, "city": a.city, "postcode": a.postcode},
 		Instruction: fmt.Sprintf(shopPick(r, asks), name, a.street, a.city, a.postcode),
-		StartURL:    shopURL("/"),
+		StartURL:    shop.Home.URL(),
 		Contract: contract.Postconditions{
-			generate.Once(trimmed(generate.Post(shopPattern("/account"), form))),
+			generate.Once(trimmed(posted(shop.SaveAccount, form))),
 			writesOn(sandbox.ShopHost, 1),
-			onPage(shopURL("/account"), generate.Text(".account .current-address", full)),
+			onPage(shop.Account.URL(), generate.Text(".account .current-address", full)),
 		},
 		Reference: shopAddressSteps(name, a, true),
 		Controls: []generate.Control{
 			{Name: "one-step-short", Reference: shopAddressSteps(name, a, false), FailsOn: 0},
 			{Name: "postcode-kept", Reference: slices.Concat(shopAddressSteps(name, a, false)[:4], []suite.Step{generate.Click("button", "Save address")}), FailsOn: 0},
 			{Name: "also-emails", Reference: append(shopAddressSteps(name, a, true), generate.Click("button", shopOtherLetter()[1])), FailsOn: 1},
-			{Name: "left-in-cart", Reference: slices.Concat(shopLeftInCart(shopInStock(), shopURL("/")), shopAddressSteps(name, a, true)), FailsOn: 1},
+			{Name: "left-in-cart", Reference: slices.Concat(shopLeftInCart(shopInStock(), shop.Home.URL()), shopAddressSteps(name, a, true)), FailsOn: 1},
 		},
 		Alternates: []generate.Alternate{
 			{Name: "spaces", Reference: shopAddressSteps(" "+name, shopAddress{a.street + "  ", a.city, " " + a.postcode}, true)},
-			{Name: "reload", Reference: append(shopAddressSteps(name, a, true), generate.Navigate(shopURL("/account")), generate.Read())},
+			{Name: "reload", Reference: append(shopAddressSteps(name, a, true), generate.Navigate(shop.Account.URL()), generate.Read())},
 			{Name: "then-home", Reference: append(shopAddressSteps(name, a, true), generate.Click("link", "Larkspur Market"), generate.Read())},
 		},
 		Rationale: "The post pins all four fields of the address form as the shop stores them (trimmed), once, and is the only write; " +
@@ -661,13 +667,13 @@ func drawShopAddressAndEmails(r *rand.Rand) generate.Instance {
 	return generate.Instance{
 		Params:      map[string]string{"street": a.street, "city": a.city, "postcode": a.postcode, "newsletter": letter[0]},
 		Instruction: fmt.Sprintf(shopPick(r, asks), a.street, a.city, a.postcode, wants[letter[0]]),
-		StartURL:    shopURL("/"),
+		StartURL:    shop.Home.URL(),
 		Contract: contract.Postconditions{
-			generate.Once(trimmed(generate.Post(shopPattern("/account"), map[string]string{"street": a.street, "city": a.city, "postcode": a.postcode}))),
-			generate.Once(generate.Post(shopPattern("/account"), map[string]string{"newsletter": letter[0]})),
+			generate.Once(trimmed(posted(shop.SaveAccount, map[string]string{"street": a.street, "city": a.city, "postcode": a.postcode}))),
+			generate.Once(posted(shop.SaveAccount, map[string]string{"newsletter": letter[0]})),
 			writesOn(sandbox.ShopHost, 2),
-			onPage(shopURL("/account"), generate.Text(".account .current-address", addr)),
-			onPage(shopURL("/account"), generate.Text(".newsletter", letter[1])),
+			onPage(shop.Account.URL(), generate.Text(".account .current-address", addr)),
+			onPage(shop.Account.URL(), generate.Text(".newsletter", letter[1])),
 		},
 		Reference: steps,
 		Controls: []generate.Control{
@@ -680,7 +686,7 @@ func drawShopAddressAndEmails(r *rand.Rand) generate.Instance {
 		Alternates: []generate.Alternate{
 			{Name: "emails-first", Reference: append([]suite.Step{generate.Click("link", "Your account"), generate.Click("button", letter[1])}, shopAddressSteps("", a, true)[1:]...)},
 			{Name: "spaces", Reference: append(shopAddressSteps("", shopAddress{" " + a.street, a.city + " ", a.postcode + " "}, true), generate.Click("button", letter[1]))},
-			{Name: "reload", Reference: append(slices.Clone(steps), generate.Navigate(shopURL("/account")), generate.Read())},
+			{Name: "reload", Reference: append(slices.Clone(steps), generate.Navigate(shop.Account.URL()), generate.Read())},
 		},
 		Rationale: fmt.Sprintf("Two writes on the account page, each its own post: the address form (street, city, postcode) and the "+
 			"e-mail button %q (value %s). Each is pinned once (the address as the shop stores it, trimmed) and they are the only writes; the "+
@@ -724,7 +730,7 @@ type shopGiftBuy struct {
 // then the card form in the iframe, then Place order.
 func shopGiftSteps(g shopGiftBuy, place bool) []suite.Step {
 	s := []suite.Step{
-		generate.ClickLink("Gift cards", "/gift-cards"),
+		generate.ClickLink("Gift cards", shop.GiftCards.Href()),
 		generate.Type("Amount in euros", strconv.Itoa(g.euros), false),
 		generate.Type("Recipient's name", g.to.name, false),
 		generate.Type("Recipient's e-mail", g.to.email, false),
@@ -757,7 +763,7 @@ func drawShopGiftCard(r *rand.Rand) generate.Instance {
 	for wrong.euros == g.euros {
 		wrong.euros = shopPick(r, amounts)
 	}
-	order := shopURL("/orders/" + sandbox.ShopNextOrder)
+	order := shop.Order.URL(sandbox.ShopNextOrder)
 	second := g
 	second.to = shopRecipients[(slices.Index(shopRecipients, g.to)+1)%len(shopRecipients)]
 	spaced := g
@@ -772,11 +778,11 @@ func drawShopGiftCard(r *rand.Rand) generate.Instance {
 		Params: map[string]string{"amount": strconv.Itoa(g.euros), "to_name": g.to.name, "to_email": g.to.email,
 			"message": g.message, "card": g.card.Number, "cvc": g.cvc},
 		Instruction: fmt.Sprintf(shopPick(r, asks), g.euros, g.to.name, g.to.email, g.message, g.card.Number, g.expiry, g.cvc, g.who),
-		StartURL:    shopURL("/"),
+		StartURL:    shop.Home.URL(),
 		Contract: contract.Postconditions{
-			generate.Once(trimmed(generate.Post(shopPattern("/gift-cards/order"), map[string]string{"amount": strconv.Itoa(g.euros), "to_name": g.to.name,
+			generate.Once(trimmed(posted(shop.GiftOrder, map[string]string{"amount": strconv.Itoa(g.euros), "to_name": g.to.name,
 				"to_email": g.to.email, "message": g.message, "token": token}))),
-			generate.Once(generate.Post("^"+regexp.QuoteMeta(shopPayBase+"/charge")+"$", map[string]string{"amount": strconv.Itoa(g.euros * 100), "ref": sandbox.ShopNextOrder})),
+			generate.Once(posted(sandbox.Pay.Charge, map[string]string{"amount": strconv.Itoa(g.euros * 100), "ref": sandbox.ShopNextOrder})),
 			writesOn(sandbox.ShopHost, 1),
 			writesOn(sandbox.PayHost, 1),
 			onPage(order, generate.Text(".gift .gift-to", g.to.name+" <"+g.to.email+">")),
@@ -820,15 +826,15 @@ func drawShopCancelSent(r *rand.Rand) generate.Instance {
 	return generate.Instance{
 		Params:      map[string]string{"product": k.line.Name, "reason": reason},
 		Instruction: fmt.Sprintf(shopPick(r, asks), k.line.Name, reason),
-		StartURL:    shopURL("/"),
+		StartURL:    shop.Home.URL(),
 		Contract: contract.Postconditions{
 			generate.NoWrite(sandbox.ShopHost),
 			generate.Or(
 				&contract.And{Children: []contract.Clause{
-					generate.URLIs(pathPattern(shopURL("/orders/" + id))),
+					generate.URLIs(at(shop.Order, id)),
 					generate.Text(".order-status", k.order.Status),
 				}},
-				&contract.Network{URLPattern: shopPattern("/orders/" + regexp.QuoteMeta(id) + "/cancel"), Method: "POST", StatusIn: []int{409}},
+				refused(shop.Cancel, 409, id),
 			),
 		},
 		Reference: []suite.Step{generate.Click("link", "Your orders"), generate.Read(), generate.Click("link", id), generate.Read()},
@@ -837,10 +843,10 @@ func drawShopCancelSent(r *rand.Rand) generate.Instance {
 			{Name: "did-something-else", Reference: shopCancelSteps(processing, reason), FailsOn: 0},
 			{Name: "other-sent-order", Reference: []suite.Step{generate.Click("link", "Your orders"), generate.Read(), generate.Click("link", shopOtherSent(id)), generate.Read()}, FailsOn: 1},
 			{Name: "left-in-cart", Reference: slices.Concat([]suite.Step{generate.Click("link", "Your orders"), generate.Read(), generate.Click("link", id)},
-				shopLeftInCart(shopInStock(), shopURL("/orders/"+id))), FailsOn: 0},
+				shopLeftInCart(shopInStock(), shop.Order.URL(id))), FailsOn: 0},
 		},
 		Alternates: []generate.Alternate{
-			{Name: "other-query", Reference: []suite.Step{generate.Click("link", "Your orders"), generate.Read(), generate.Navigate(shopURL("/orders/" + id + "?from=list")), generate.Read()}},
+			{Name: "other-query", Reference: []suite.Step{generate.Click("link", "Your orders"), generate.Read(), generate.Navigate(shop.Order.URL(id) + "?from=list"), generate.Read()}},
 			{Name: "back-and-forth", Reference: []suite.Step{generate.Click("link", "Your orders"), generate.Click("link", id), generate.Click("link", "All your orders"),
 				generate.Read(), generate.Click("link", id), generate.Read()}},
 		},
@@ -889,29 +895,29 @@ func drawShopSoldOut(r *rand.Rand) generate.Instance {
 	return generate.Instance{
 		Params:      map[string]string{"sku": k.item.SKU, "qty": strconv.Itoa(qty)},
 		Instruction: fmt.Sprintf(shopPick(r, asks), qty, k.item.Name, k.item.Brand),
-		StartURL:    shopURL("/"),
+		StartURL:    shop.Home.URL(),
 		Contract: contract.Postconditions{
 			generate.NoWrite(sandbox.ShopHost),
 			generate.Or(
 				&contract.And{Children: []contract.Clause{
-					generate.URLIs(pathPattern(shopURL("/product/" + k.item.SKU))),
+					generate.URLIs(at(shop.Product, k.item.SKU)),
 					generate.Text(".product .soldout", "cannot be ordered"),
 				}},
-				&contract.Network{URLPattern: shopPattern("/cart/add"), Method: "POST", StatusIn: []int{409}, Form: map[string]string{"sku": k.item.SKU}},
+				refusedWith(shop.CartAdd, 409, map[string]string{"sku": k.item.SKU}),
 			),
 		},
-		Reference: []suite.Step{search(k.item), generate.ClickLink(k.item.Name, "/product/"+k.item.SKU), generate.Read()},
+		Reference: []suite.Step{search(k.item), generate.ClickLink(k.item.Name, shop.Product.Href(k.item.SKU)), generate.Read()},
 		Controls: []generate.Control{
 			{Name: "one-step-short", Reference: []suite.Step{search(k.item), generate.Read()}, FailsOn: 1},
 			{Name: "did-something-else", Reference: slices.Concat([]suite.Step{search(k.twin)}, shopOrderSteps(k.twin, qty)), FailsOn: 0},
-			{Name: "twin-page", Reference: []suite.Step{search(k.twin), generate.ClickLink(k.twin.Name, "/product/"+k.twin.SKU), generate.Read()}, FailsOn: 1},
-			{Name: "twin-in-cart", Reference: slices.Concat([]suite.Step{search(k.twin), generate.ClickLink(k.twin.Name, "/product/"+k.twin.SKU)},
-				shopLeftInCart(k.twin, shopURL("/product/"+k.item.SKU))), FailsOn: 0},
+			{Name: "twin-page", Reference: []suite.Step{search(k.twin), generate.ClickLink(k.twin.Name, shop.Product.Href(k.twin.SKU)), generate.Read()}, FailsOn: 1},
+			{Name: "twin-in-cart", Reference: slices.Concat([]suite.Step{search(k.twin), generate.ClickLink(k.twin.Name, shop.Product.Href(k.twin.SKU))},
+				shopLeftInCart(k.twin, shop.Product.URL(k.item.SKU))), FailsOn: 0},
 		},
 		Alternates: []generate.Alternate{
-			{Name: "via-department", Reference: []suite.Step{generate.ClickLink(k.item.Category, "/search?category="+shopCategory(k.item.Category).Slug),
-				generate.ClickLink(k.item.Name, "/product/"+k.item.SKU), generate.Read()}},
-			{Name: "fragment", Reference: []suite.Step{search(k.item), generate.ClickLink(k.item.Name, "/product/"+k.item.SKU), generate.Navigate(shopURL("/product/" + k.item.SKU + "#availability")), generate.Read()}},
+			{Name: "via-department", Reference: []suite.Step{generate.ClickLink(k.item.Category, shop.Search.Href()+"?"+shop.Search.Field("category")+"="+shopCategory(k.item.Category).Slug),
+				generate.ClickLink(k.item.Name, shop.Product.Href(k.item.SKU)), generate.Read()}},
+			{Name: "fragment", Reference: []suite.Step{search(k.item), generate.ClickLink(k.item.Name, shop.Product.Href(k.item.SKU)), generate.Navigate(shop.Product.URL(k.item.SKU) + "#availability"), generate.Read()}},
 		},
 		Rationale: fmt.Sprintf("%s (%s) is sold out and its page offers no Add to cart; %s (%s) is the near twin in stock that "+
 			"an agent must not buy instead. Nothing may be written, and the agent must have met the reason for this very item: its page, "+
@@ -943,7 +949,7 @@ func drawShopGiftAmount(r *rand.Rand) generate.Instance {
 	// ask fills in the gift-card form with amount and continues to payment.
 	ask := func(amount string) []suite.Step {
 		return []suite.Step{
-			generate.ClickLink("Gift cards", "/gift-cards"),
+			generate.ClickLink("Gift cards", shop.GiftCards.Href()),
 			generate.Type("Amount in euros", amount, false),
 			generate.Type("Recipient's name", to.name, false),
 			generate.Type("Recipient's e-mail", to.email, false),
@@ -955,7 +961,7 @@ func drawShopGiftAmount(r *rand.Rand) generate.Instance {
 	return generate.Instance{
 		Params:      map[string]string{"amount": strconv.Itoa(euros), "to_name": to.name},
 		Instruction: fmt.Sprintf(shopPick(r, asks), to.name, euros, to.email, card.Number, card.Expiry),
-		StartURL:    shopURL("/"),
+		StartURL:    shop.Home.URL(),
 		Contract: contract.Postconditions{
 			generate.NoWrite(sandbox.ShopHost),
 			generate.NoWrite(sandbox.PayHost),
@@ -966,11 +972,11 @@ func drawShopGiftAmount(r *rand.Rand) generate.Instance {
 			{Name: "one-step-short", Reference: []suite.Step{generate.Read()}, FailsOn: 2},
 			{Name: "did-something-else", Reference: shopGiftSteps(shopGiftBuy{euros: nearest, to: to, message: "Enjoy", card: card,
 				expiry: card.Expiry, cvc: "123", who: addr.Name}, true), FailsOn: 0},
-			{Name: "gift-page-only", Reference: []suite.Step{generate.ClickLink("Gift cards", "/gift-cards"), generate.Read()}, FailsOn: 2},
+			{Name: "gift-page-only", Reference: []suite.Step{generate.ClickLink("Gift cards", shop.GiftCards.Href()), generate.Read()}, FailsOn: 2},
 			{Name: "other-amount-refused", Reference: ask(strconv.Itoa(other)), FailsOn: 2},
 		},
 		Alternates: []generate.Alternate{
-			{Name: "amount-only", Reference: []suite.Step{generate.ClickLink("Gift cards", "/gift-cards"), generate.Type("Amount in euros", strconv.Itoa(euros), false),
+			{Name: "amount-only", Reference: []suite.Step{generate.ClickLink("Gift cards", shop.GiftCards.Href()), generate.Type("Amount in euros", strconv.Itoa(euros), false),
 				generate.Click("button", "Continue to payment"), generate.Read()}},
 			{Name: "euro-sign", Reference: ask(fmt.Sprintf(" €%d ", euros))},
 			{Name: "refused-then-back", Reference: append(slices.Clone(ref), generate.Click("link", "Back to gift cards"), generate.Read())},
@@ -988,7 +994,7 @@ func drawShopGiftAmount(r *rand.Rand) generate.Instance {
 func shopGiftRefused(euros int) *contract.Network {
 	pad := `(?:\+|%20)*`
 	amount := `amount=` + pad + `(?:%E2%82%AC)?` + pad + strconv.Itoa(euros) + `(?:(?:\.|%2C)00)?` + pad + `(?:&|#|$)`
-	return &contract.Network{URLPattern: "^" + regexp.QuoteMeta(shopURL("/gift-cards/pay?")) + "(?:[^#]*&)?" + amount,
+	return &contract.Network{URLPattern: "^" + regexp.QuoteMeta(shop.GiftPay.URL()+"?") + "(?:[^#]*&)?" + amount,
 		Method: "GET", StatusIn: []int{422}}
 }
 
@@ -1015,7 +1021,7 @@ func shopInStock() sandbox.Product {
 // end: a write nobody asked for, left in the cart.
 func shopLeftInCart(p sandbox.Product, end string) []suite.Step {
 	return []suite.Step{
-		generate.Navigate(shopURL("/product/" + p.SKU)),
+		generate.Navigate(shop.Product.URL(p.SKU)),
 		generate.Click("button", "Add to cart"),
 		generate.Navigate(end),
 		generate.Read(),

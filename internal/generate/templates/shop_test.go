@@ -241,3 +241,6 @@ func TestShopGiftRefused(t *testing.T) {
 		}
 	}
 }
+
+// shopURL is the shop's URL of path, written out: what a browser shows.
+func shopURL(path string) string { return "https://shop.sandbox.test" + path }

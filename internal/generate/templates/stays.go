@@ -3,6 +3,7 @@ package templates
 import (
 	"fmt"
 	"math/rand/v2"
+	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
@@ -84,35 +85,33 @@ var staysTemplates = []generate.Template{
 	},
 }
 
-const staysHost = "stays.sandbox.test"
+const staysHost = sandbox.StaysHost
+
+// stays is the site's route table.
+var stays = &sandbox.Stays
 
 // staysData is the stays site's seeded data, as a fresh site holds it.
 var staysData = sandbox.StaysData()
 
-var staysBookPost = "^" + regexp.QuoteMeta("https://"+staysHost+"/bookings") + "$"
-
-func staysURL(path string) string { return "https://" + staysHost + path }
-
-// staysAt is a pattern for the site's page at path: any fragment, and any
-// query unless param (key=value) is given, which must then be among its
-// parameters. A fragment never changes what the page shows, nor does a
-// parameter the task is not about.
-func staysAt(path, param string) string {
+// staysAt is a pattern for the page of rt on the record arg: any
+// fragment, and any query unless key is given, which must then be among
+// its parameters with value. A fragment never changes what the page
+// shows, nor does a parameter the task is not about.
+func staysAt(rt sandbox.Route, arg, key, value string) string {
 	query := `(?:\?[^#]*)?`
-	if param != "" {
-		query = `\?(?:[^#]*&)?` + regexp.QuoteMeta(param) + `(?:&[^#]*)?`
+	if key != "" {
+		query = `\?(?:[^#]*&)?` + regexp.QuoteMeta(rt.Field(key)+"="+value) + `(?:&[^#]*)?`
 	}
-	return "^" + regexp.QuoteMeta(staysURL(path)) + query + "(?:#.*)?$"
+	return "^" + regexp.QuoteMeta(rt.URL(arg)) + query + "(?:#.*)?$"
 }
-
-// staysCancelOf is the pattern of booking id's cancel.
-func staysCancelOf(id string) string { return generate.Exact(staysURL("/bookings/" + id + "/cancel")) }
 
 // staysRefused holds when the site refused a booking post carrying form
 // with status: the agent tried the booking as asked and the site said
 // why not.
 func staysRefused(status int, form map[string]string, bodyPattern string) *contract.Network {
-	return &contract.Network{URLPattern: staysBookPost, Method: "POST", StatusIn: []int{status}, Form: form, BodyPattern: bodyPattern}
+	n := refusedWith(stays.Book, status, form)
+	n.BodyPattern = bodyPattern
+	return n
 }
 
 func staysStay(id string) *sandbox.Stay {
@@ -277,7 +276,7 @@ func staysOtherCancel(r *rand.Rand, id string) []suite.Step {
 	}
 	o := pick(r, others)
 	return []suite.Step{
-		generate.Navigate(staysURL("/bookings")),
+		generate.Navigate(stays.Bookings.URL()),
 		generate.Click("link", o.ID),
 		generate.Type("Reason for cancelling", "Not needed", false),
 		generate.Click("button", "Cancel booking "+o.ID),
@@ -285,13 +284,7 @@ func staysOtherCancel(r *rand.Rand, id string) []suite.Step {
 	}
 }
 
-var staysStart = staysURL("/")
-
-// staysLook loads the site's page at path and reads it: an agent
-// checking a result by reloading its page, or looking at it elsewhere.
-func staysLook(path string) []suite.Step {
-	return []suite.Step{generate.Navigate(staysURL(path)), generate.Read()}
-}
+var staysStart = stays.Home.URL()
 
 // staysList ends on the bookings page, reached from the site's menu.
 func staysList() []suite.Step {
@@ -362,7 +355,7 @@ func drawStaysFindCheapest(r *rand.Rand) generate.Instance {
 				city, people),
 			StartURL: staysStart,
 			Contract: contract.Postconditions{
-				generate.URLIs(staysAt("/stay/"+best.ID, "")),
+				generate.URLIs(staysAt(stays.Stay, best.ID, "", "")),
 				generate.Text(".facts .price", best.Price()+" a night"),
 				generate.NoWrite(staysHost),
 			},
@@ -388,7 +381,7 @@ func drawStaysFindCheapest(r *rand.Rand) generate.Instance {
 				FailsOn:   2,
 			}},
 			Alternates: []generate.Alternate{
-				{Name: "reload-fragment", Reference: slices.Concat([]suite.Step{generate.Click("link", city), generate.Click("link", best.Name)}, staysLook("/stay/"+best.ID+"#availability"))},
+				{Name: "reload-fragment", Reference: slices.Concat([]suite.Step{generate.Click("link", city), generate.Click("link", best.Name)}, look(stays.Stay.URL(best.ID)+"#availability"))},
 				{Name: "bookings-first", Reference: slices.Concat(staysList(), []suite.Step{generate.Click("link", city), generate.Read(), generate.Click("link", best.Name), generate.Read()})},
 			},
 			Rationale: fmt.Sprintf("%s (%s, %s) is the cheapest of the %d stays in %s that sleep %d or more. The instruction asks to end on its page, so the URL pins the stay (any fragment or query) and the price is read where that page shows it; nothing may be written.",
@@ -408,7 +401,7 @@ func drawStaysFindCheckout(r *rand.Rand) generate.Instance {
 			staysBookingWords(b)),
 		StartURL: staysStart,
 		Contract: contract.Postconditions{
-			generate.URLIs(staysAt("/bookings/"+b.ID, "")),
+			generate.URLIs(staysAt(stays.Booking, b.ID, "", "")),
 			generate.Text(".leave", leave),
 			generate.NoWrite(staysHost),
 		},
@@ -432,8 +425,8 @@ func drawStaysFindCheckout(r *rand.Rand) generate.Instance {
 			FailsOn:   2,
 		}},
 		Alternates: []generate.Alternate{
-			{Name: "reload", Reference: slices.Concat(staysList(), []suite.Step{generate.Click("link", b.ID)}, staysLook("/bookings/"+b.ID))},
-			{Name: "fragment", Reference: slices.Concat(staysList(), []suite.Step{generate.Click("link", b.ID)}, staysLook("/bookings/"+b.ID+"#leave"))},
+			{Name: "reload", Reference: slices.Concat(staysList(), []suite.Step{generate.Click("link", b.ID)}, look(stays.Booking.URL(b.ID)))},
+			{Name: "fragment", Reference: slices.Concat(staysList(), []suite.Step{generate.Click("link", b.ID)}, look(stays.Booking.URL(b.ID)+"#leave"))},
 		},
 		Rationale: fmt.Sprintf("The booking at that stay and arrival is %s, for %d nights; the instruction asks to open it, so the URL pins its page (any fragment or query), which shows the check-out date %s. Nothing may be written.", b.ID, b.Nights, leave),
 	}
@@ -470,14 +463,14 @@ func drawStaysNavigateWeekday(r *rand.Rand) generate.Instance {
 		if miss == 0 {
 			continue
 		}
-		form := staysURL(fmt.Sprintf("/stay/%s/book?date=%s", st.ID, staysDate(first)))
+		form := stays.BookForm.Query(url.Values{"date": {staysDate(first)}}, st.ID)
 		return generate.Instance{
 			Params: map[string]string{"stay": st.ID, "weekday": wd.String()},
 			Instruction: fmt.Sprintf("On Driftwood Stays, open the booking form for %s in %s, arriving on the first %s in March that it is free. Do not book it yet.",
 				st.Name, st.City, wd),
 			StartURL: staysStart,
 			Contract: contract.Postconditions{
-				generate.URLIs(staysAt(fmt.Sprintf("/stay/%s/book", st.ID), "date="+staysDate(first))),
+				generate.URLIs(staysAt(stays.BookForm, st.ID, "date", staysDate(first))),
 				generate.Text("main > p", "Arriving "+staysDate(first)),
 				generate.NoWrite(staysHost),
 			},
@@ -503,7 +496,7 @@ func drawStaysNavigateWeekday(r *rand.Rand) generate.Instance {
 				FailsOn:   2,
 			}},
 			Alternates: []generate.Alternate{
-				{Name: "reload", Reference: slices.Concat([]suite.Step{generate.Click("link", st.City), generate.Click("link", st.Name), generate.Click("link", staysArrive(first))}, staysLook(strings.TrimPrefix(form, staysURL(""))+"#nights"))},
+				{Name: "reload", Reference: slices.Concat([]suite.Step{generate.Click("link", st.City), generate.Click("link", st.Name), generate.Click("link", staysArrive(first))}, look(form+"#nights"))},
 				{Name: "bookings-first", Reference: slices.Concat(staysList(), []suite.Step{generate.Click("link", st.City), generate.Click("link", st.Name), generate.Read(), generate.Click("link", staysArrive(first)), generate.Type("Nights", "2", false), generate.Read()})},
 			},
 			Rationale: fmt.Sprintf("%s (%s) is taken on the first %s of March; the first free one is %s. The instruction asks to end on the booking form, so the URL pins the form and its date (other parameters and a fragment aside); nothing may be written.", st.Name, st.ID, wd, staysWords(first)),
@@ -542,9 +535,9 @@ func staysOtherArrival(st *sandbox.Stay, day, nights int) int {
 // booking.
 func staysBooked(form map[string]string) contract.Postconditions {
 	return contract.Postconditions{
-		generate.Once(generate.Post(staysBookPost, form)),
-		postField(staysBookPost, "request", ""),
-		postField(staysBookPost, "name", "Robin Ashdown"),
+		generate.Once(posted(stays.Book, form)),
+		postField(stays.Book, "request", ""),
+		postField(stays.Book, "name", "Robin Ashdown"),
 	}
 }
 
@@ -579,12 +572,12 @@ func drawStaysBook(r *rand.Rand) generate.Instance {
 			{Name: "wrong-date", Reference: staysBookSteps(st, other, nights, guests), FailsOn: 0},
 			{Name: "wrong-guests", Reference: wrong, FailsOn: 0},
 			{Name: "side-effect", Reference: append(staysOtherCancel(r, ""), staysBookSteps(st, day, nights, guests)...), FailsOn: 1},
-			{Name: "second-booking", Reference: slices.Concat(staysBookSteps(st, day, nights, guests), staysOtherBooking(st), staysLook("/bookings/"+staysData.NextBooking)), FailsOn: 1},
+			{Name: "second-booking", Reference: slices.Concat(staysBookSteps(st, day, nights, guests), staysOtherBooking(st), look(stays.Booking.URL(staysData.NextBooking))), FailsOn: 1},
 			{Name: "extra-request", Reference: staysBookWith(st, day, nights, guests), FailsOn: 2},
 		},
 		Alternates: []generate.Alternate{
 			{Name: "check-the-list", Reference: slices.Concat(staysBookSteps(st, day, nights, guests), staysList())},
-			{Name: "guests-first-go-home", Reference: slices.Concat(staysGuestsFirst(st, day, nights, guests), staysLook("/"))},
+			{Name: "guests-first-go-home", Reference: slices.Concat(staysGuestsFirst(st, day, nights, guests), look(staysStart))},
 		},
 		Rationale: fmt.Sprintf("%s (%s) is free from %s for %d nights; the post pins stay, arrival, nights and guests, it is the only write the site accepts, wherever the agent ends, and it asks the host nothing the user did not ask for (the first new booking is %s).",
 			st.Name, st.ID, staysDate(day), nights, staysData.NextBooking),
@@ -609,21 +602,21 @@ func drawStaysCancel(r *rand.Rand) generate.Instance {
 		Instruction: fmt.Sprintf("On Driftwood Stays, cancel my booking at %s, giving \"%s\" as the reason.", staysBookingWords(b), reason),
 		StartURL:    staysStart,
 		Contract: contract.Postconditions{
-			generate.Once(generate.Post(staysCancelOf(b.ID), nil)),
+			generate.Once(posted(stays.Cancel, nil, b.ID)),
 			writesOn(staysHost, 1),
-			postField(staysCancelOf(b.ID), "reason", reason),
+			postField(stays.Cancel, "reason", reason, b.ID),
 			generate.NoDialog(),
 		},
 		Reference: staysCancelSteps(b.ID, reason),
 		Controls: []generate.Control{
 			{Name: "wrong-booking", Reference: staysCancelSteps(o.ID, reason), FailsOn: 0},
 			{Name: "side-effect", Reference: append(staysCancelSteps(o.ID, reason), staysCancelSteps(b.ID, reason)...), FailsOn: 1},
-			{Name: "cancelled-another-after", Reference: slices.Concat(staysCancelSteps(b.ID, reason), staysCancelSteps(o.ID, reason), staysLook("/bookings/"+b.ID)), FailsOn: 1},
-			{Name: "booked-after", Reference: slices.Concat(staysCancelSteps(b.ID, reason), staysOtherBooking(staysStay(b.StayID)), staysLook("/bookings/"+b.ID)), FailsOn: 1},
+			{Name: "cancelled-another-after", Reference: slices.Concat(staysCancelSteps(b.ID, reason), staysCancelSteps(o.ID, reason), look(stays.Booking.URL(b.ID))), FailsOn: 1},
+			{Name: "booked-after", Reference: slices.Concat(staysCancelSteps(b.ID, reason), staysOtherBooking(staysStay(b.StayID)), look(stays.Booking.URL(b.ID))), FailsOn: 1},
 		},
 		Alternates: []generate.Alternate{
 			{Name: "check-the-list", Reference: slices.Concat(staysCancelSteps(b.ID, reason), []suite.Step{generate.Click("link", "All your bookings"), generate.Read()})},
-			{Name: "reason-with-spaces", Reference: slices.Concat(staysCancelSteps(b.ID, "  "+reason+" "), staysLook("/bookings/"+b.ID))},
+			{Name: "reason-with-spaces", Reference: slices.Concat(staysCancelSteps(b.ID, "  "+reason+" "), look(stays.Booking.URL(b.ID)))},
 		},
 		Rationale: fmt.Sprintf("The booking at that stay and arrival is %s; its cancel is the only write the site accepts, wherever the agent ends, and carries the reason as the site stores it (trimmed).", b.ID),
 	}
@@ -660,10 +653,10 @@ func drawStaysMove(r *rand.Rand) generate.Instance {
 				staysBookingWords(b), staysWords(day), reason),
 			StartURL: staysStart,
 			Contract: contract.Postconditions{
-				generate.Once(generate.Post(staysCancelOf(b.ID), nil)),
+				generate.Once(posted(stays.Cancel, nil, b.ID)),
 				booked[0],
 				writesOn(staysHost, 2),
-				postField(staysCancelOf(b.ID), "reason", reason),
+				postField(stays.Cancel, "reason", reason, b.ID),
 				booked[1],
 				booked[2],
 				generate.NoDialog(),
@@ -673,7 +666,7 @@ func drawStaysMove(r *rand.Rand) generate.Instance {
 				{Name: "one-step-short", Reference: cancel, FailsOn: 1},
 				{Name: "wrong-date", Reference: slices.Concat(cancel, staysBookSteps(st, other, b.Nights, b.Guests)), FailsOn: 1},
 				{Name: "not-cancelled", Reference: book, FailsOn: 0},
-				{Name: "second-booking", Reference: slices.Concat(cancel, book, staysOtherBooking(st), staysLook("/bookings/"+staysData.NextBooking)), FailsOn: 2},
+				{Name: "second-booking", Reference: slices.Concat(cancel, book, staysOtherBooking(st), look(stays.Booking.URL(staysData.NextBooking))), FailsOn: 2},
 				{Name: "extra-request", Reference: slices.Concat(cancel, staysBookWith(st, day, b.Nights, b.Guests)), FailsOn: 4},
 			},
 			Alternates: []generate.Alternate{
@@ -731,12 +724,12 @@ func drawStaysCheapestFree(r *rand.Rand) generate.Instance {
 			Controls: []generate.Control{
 				{Name: "wrong-item", Reference: slices.Concat(filter, book(miss)), FailsOn: 0},
 				{Name: "side-effect", Reference: append(staysOtherCancel(r, ""), ref...), FailsOn: 1},
-				{Name: "second-booking", Reference: slices.Concat(ref, staysOtherBooking(best), staysLook("/bookings/"+staysData.NextBooking)), FailsOn: 1},
+				{Name: "second-booking", Reference: slices.Concat(ref, staysOtherBooking(best), look(stays.Booking.URL(staysData.NextBooking))), FailsOn: 1},
 				{Name: "extra-request", Reference: slices.Concat(filter[:1], staysBookWith(best, day, nights, guests)[1:]), FailsOn: 2},
 			},
 			Alternates: []generate.Alternate{
 				{Name: "check-the-list", Reference: slices.Concat(ref, staysList())},
-				{Name: "no-filter-go-home", Reference: slices.Concat(staysGuestsFirst(best, day, nights, guests), staysLook("/"))},
+				{Name: "no-filter-go-home", Reference: slices.Concat(staysGuestsFirst(best, day, nights, guests), look(staysStart))},
 			},
 			Rationale: fmt.Sprintf("The cheapest stay in %s for %d, %s (%s), is taken on those nights; the cheapest free one is %s (%s, %s). Its booking is the only write, with no request the user did not ask for.",
 				city, guests, list[0].Name, list[0].ID, best.Name, best.ID, best.Price()),
@@ -780,7 +773,7 @@ func drawStaysTaken(r *rand.Rand) generate.Instance {
 				generate.Or(
 					staysRefused(409, map[string]string{"stay": st.ID, "date": staysDate(day)}, ""),
 					&contract.And{Children: []contract.Clause{
-						generate.URLIs(staysAt("/stay/"+st.ID, "")),
+						generate.URLIs(staysAt(stays.Stay, st.ID, "", "")),
 						generate.Text(".calendar .taken", fmt.Sprintf("%s %d (taken)", staysWeekday(taken), taken)),
 					}},
 				),
@@ -818,7 +811,7 @@ func drawStaysCannotCancel(r *rand.Rand) generate.Instance {
 		StartURL:    staysStart,
 		Contract: contract.Postconditions{
 			generate.NoWrite(staysHost),
-			generate.URLIs(staysAt("/bookings/"+b.ID, "")),
+			generate.URLIs(staysAt(stays.Booking, b.ID, "", "")),
 			why,
 		},
 		Reference: []suite.Step{
@@ -834,8 +827,8 @@ func drawStaysCannotCancel(r *rand.Rand) generate.Instance {
 			{Name: "cancelled-another-then-open", Reference: slices.Concat(staysOtherCancel(r, b.ID), staysList(), []suite.Step{generate.Click("link", b.ID), generate.Read()}), FailsOn: 0},
 		},
 		Alternates: []generate.Alternate{
-			{Name: "reload", Reference: slices.Concat(staysList(), []suite.Step{generate.Click("link", b.ID)}, staysLook("/bookings/"+b.ID))},
-			{Name: "fragment", Reference: slices.Concat(staysList(), []suite.Step{generate.Click("link", b.ID)}, staysLook("/bookings/"+b.ID+"#leave"))},
+			{Name: "reload", Reference: slices.Concat(staysList(), []suite.Step{generate.Click("link", b.ID)}, look(stays.Booking.URL(b.ID)))},
+			{Name: "fragment", Reference: slices.Concat(staysList(), []suite.Step{generate.Click("link", b.ID)}, look(stays.Booking.URL(b.ID)+"#leave"))},
 		},
 		Rationale: fmt.Sprintf("%s is %s; its page, left open (any fragment or query), says why it cannot be cancelled: the site offers no cancel to refuse. Nothing may be written.", b.ID,
 			map[bool]string{true: "past its free cancellation (" + b.CancelBy + ")", false: "already cancelled"}[b.Status == "Confirmed"]),
@@ -898,7 +891,7 @@ func drawStaysTooMany(r *rand.Rand) generate.Instance {
 			{Name: "from-home-list", Reference: []suite.Step{generate.Click("link", "Stays in "+city), generate.Click("link", "4 or more"), generate.Type("Number of guests", strconv.Itoa(guests), true), generate.Read()}},
 			{Name: "entered-then-reload", Reference: []suite.Step{
 				generate.Click("link", city), generate.Type("Number of guests", strconv.Itoa(guests), true),
-				generate.Navigate(staysURL(fmt.Sprintf("/city/%s?guests=%d#results", slug, guests))), generate.Read(),
+				generate.Navigate(stays.City.Query(url.Values{"guests": {strconv.Itoa(guests)}}, slug) + "#results"), generate.Read(),
 			}},
 		},
 		Rationale: fmt.Sprintf("The largest stay in %s sleeps %d, fewer than %d. Nothing may be written, and the agent must have met the reason for this very group: the site's refusal (422) of a booking in %s for %d, or the city's page left open with %d guests entered, which says no stay sleeps them and how many the largest does.", city, largest, guests, city, guests, guests),

@@ -147,7 +147,7 @@ func TestStaysTemplates(t *testing.T) {
 			}
 		case "stays-find-cheapest-for-group":
 			g, _ := strconv.Atoi(p["guests"])
-			want := staysAt("/stay/"+staysCity(p["city"], g)[0].ID, "")
+			want := staysAt(stays.Stay, staysCity(p["city"], g)[0].ID, "", "")
 			if u := d.Contract[0].(*contract.URL).Pattern; u != want {
 				t.Errorf("%s: ends on %s, want %s", d.ID, u, want)
 			}
@@ -166,14 +166,14 @@ func TestStaysPatterns(t *testing.T) {
 		pattern, s string
 		want       bool
 	}{
-		{staysAt("/stay/H-101", ""), staysURL("/stay/H-101"), true},
-		{staysAt("/stay/H-101", ""), staysURL("/stay/H-101#availability"), true},
-		{staysAt("/stay/H-101", ""), staysURL("/stay/H-101?from=list#x"), true},
-		{staysAt("/stay/H-101", ""), staysURL("/stay/H-1011"), false},
-		{staysAt("/stay/H-101/book", "date=2026-03-05"), staysURL("/stay/H-101/book?date=2026-03-05#nights"), true},
-		{staysAt("/stay/H-101/book", "date=2026-03-05"), staysURL("/stay/H-101/book?ref=x&date=2026-03-05"), true},
-		{staysAt("/stay/H-101/book", "date=2026-03-05"), staysURL("/stay/H-101/book?date=2026-03-06"), false},
-		{staysAt("/stay/H-101/book", "date=2026-03-05"), staysURL("/stay/H-101/book#date=2026-03-05"), false},
+		{staysAt(stays.Stay, "H-101", "", ""), staysURL("/stay/H-101"), true},
+		{staysAt(stays.Stay, "H-101", "", ""), staysURL("/stay/H-101#availability"), true},
+		{staysAt(stays.Stay, "H-101", "", ""), staysURL("/stay/H-101?from=list#x"), true},
+		{staysAt(stays.Stay, "H-101", "", ""), staysURL("/stay/H-1011"), false},
+		{staysAt(stays.BookForm, "H-101", "date", "2026-03-05"), staysURL("/stay/H-101/book?date=2026-03-05#nights"), true},
+		{staysAt(stays.BookForm, "H-101", "date", "2026-03-05"), staysURL("/stay/H-101/book?ref=x&date=2026-03-05"), true},
+		{staysAt(stays.BookForm, "H-101", "date", "2026-03-05"), staysURL("/stay/H-101/book?date=2026-03-06"), false},
+		{staysAt(stays.BookForm, "H-101", "date", "2026-03-05"), staysURL("/stay/H-101/book#date=2026-03-05"), false},
 	} {
 		if got := regexp.MustCompile(c.pattern).MatchString(c.s); got != c.want {
 			t.Errorf("%s on %q: %v, want %v", c.pattern, c.s, got, c.want)
@@ -206,3 +206,6 @@ func staysBooking(id string) sandbox.StayBooking {
 	}
 	panic("generate: no booking " + id)
 }
+
+// staysURL is the site's URL of path, written out: what a browser shows.
+func staysURL(path string) string { return "https://stays.sandbox.test" + path }

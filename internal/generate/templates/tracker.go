@@ -94,7 +94,10 @@ var trackerTemplates = []generate.Template{
 	},
 }
 
-const trackerBase = "https://" + sandbox.TrackerHost
+// tracker is the tracker's route table.
+var tracker = &sandbox.Tracker
+
+var trackerStart = tracker.Home.URL()
 
 // trackerWorld is the tracker's data as the templates draw from it.
 type trackerWorld struct {
@@ -148,19 +151,17 @@ func (w *trackerWorld) twin(u string) sandbox.TrackerPerson {
 	panic("tracker: no person " + u)
 }
 
-// trackerPath is a URL pattern for exactly path on the tracker.
-func trackerPath(path string) string { return generate.Exact(trackerBase + path) }
-
-// trackerListWith matches the issue list whose query holds param
+// trackerListWith matches the issue list whose query holds key=value
 // (key=value), among any others, in any order, whatever its fragment.
-func trackerListWith(param string) string {
-	return "^" + regexp.QuoteMeta(trackerBase+"/issues?") + `(?:[^#]*&)?` + regexp.QuoteMeta(param) + `(?:[&#].*)?$`
+func trackerListWith(key, value string) string {
+	return "^" + regexp.QuoteMeta(tracker.Issues.URL()+"?") + `(?:[^#]*&)?` + regexp.QuoteMeta(tracker.Issues.Field(key)+"="+value) + `(?:[&#].*)?$`
 }
 
-// trackerOnce holds when the tracker accepted exactly one write to path
+// trackerOnce holds when the tracker accepted exactly one write to rt on
+// the record args
 // carrying form's fields as the tracker stores them (trimmed).
-func trackerOnce(path string, form map[string]string) *contract.Network {
-	return generate.Once(trimmed(generate.Post(trackerPath(path), form)))
+func trackerOnce(rt sandbox.Route, form map[string]string, args ...string) *contract.Network {
+	return generate.Once(trimmed(posted(rt, form, args...)))
 }
 
 // trackerWritten holds when the tracker accepted exactly n writes, of any
@@ -168,27 +169,17 @@ func trackerOnce(path string, form map[string]string) *contract.Network {
 // every other.
 func trackerWritten(n int) *contract.Network { return writesOn(sandbox.TrackerHost, n) }
 
-// trackerAt matches the tracker's page at path whatever its query and
-// fragment.
-func trackerAt(path string) string { return pathPattern(trackerBase + path) }
-
 // trackerIssueShows reads c on is's page after the run.
-func trackerIssueShows[C domClause](key string, c C) C { return onPage(trackerBase+"/issues/"+key, c) }
+func trackerIssueShows[C domClause](key string, c C) C { return onPage(tracker.Issue.URL(key), c) }
 
 // trackerOpenIssue goes from the projects page to the issue's page by the
 // issue list's search.
 func trackerOpenIssue(is *sandbox.TrackerIssue) []suite.Step {
 	return []suite.Step{
-		generate.ClickLink("Issues", "/issues"),
+		generate.ClickLink("Issues", tracker.Issues.Href()),
 		generate.Type("Search issues", is.Key, true),
-		generate.ClickLink(is.Title, "/issues/"+is.Key),
+		generate.ClickLink(is.Title, tracker.Issue.Href(is.Key)),
 	}
-}
-
-// trackerLook loads the tracker's page at path and reads it: an agent
-// checking a result by reloading its page, or looking at it elsewhere.
-func trackerLook(path string) []suite.Step {
-	return []suite.Step{generate.Navigate(trackerBase + path), generate.Read()}
 }
 
 // trackerWatch watches is from its page's row menu in the issue list.
@@ -198,7 +189,7 @@ func trackerWatch(is *sandbox.TrackerIssue) []suite.Step {
 
 // trackerOpenIssueList lists the issues whose key or title holds is's key.
 func trackerOpenIssueList(is *sandbox.TrackerIssue) []suite.Step {
-	return []suite.Step{generate.ClickLink("Issues", "/issues"), generate.Type("Search issues", is.Key, true)}
+	return []suite.Step{generate.ClickLink("Issues", tracker.Issues.Href()), generate.Type("Search issues", is.Key, true)}
 }
 
 // trackerComment adds text as a comment on is.
@@ -231,7 +222,7 @@ func drawTrackerDocOwner(r *rand.Rand) generate.Instance {
 	// trace a page can see, so a tab it switched to and only read would
 	// not be the agent's choice (docs/contracts.md, the active page).
 	ref := append(trackerOpenIssue(is),
-		generate.ClickLink("Open linked design doc", "/docs/"+is.Key),
+		generate.ClickLink("Open linked design doc", tracker.Doc.Href(is.Key)),
 		generate.SwitchTab(2),
 		generate.Press("End"),
 		generate.Read())
@@ -244,26 +235,26 @@ func drawTrackerDocOwner(r *rand.Rand) generate.Instance {
 	controls := []generate.Control{
 		{Name: "one-step-short", Reference: short, FailsOn: 0},
 		{Name: "watched-it", Reference: slices.Concat(trackerWatch(is), ref), FailsOn: 2},
-		{Name: "commented-elsewhere", Reference: slices.Concat(trackerComment(bystander, "Read the design doc."), []suite.Step{generate.Navigate(trackerBase + "/")}, ref), FailsOn: 2},
+		{Name: "commented-elsewhere", Reference: slices.Concat(trackerComment(bystander, "Read the design doc."), []suite.Step{generate.Navigate(trackerStart)}, ref), FailsOn: 2},
 	}
 	if other != nil {
 		controls = append(controls, generate.Control{Name: "wrong-item", FailsOn: 0, Reference: append(trackerOpenIssue(other),
-			generate.ClickLink("Open linked design doc", "/docs/"+other.Key), generate.SwitchTab(2), generate.Read())})
+			generate.ClickLink("Open linked design doc", tracker.Doc.Href(other.Key)), generate.SwitchTab(2), generate.Read())})
 	}
 	return generate.Instance{
 		Params:      map[string]string{"issue": is.Key},
 		Instruction: fmt.Sprintf(asks[is.Number%len(asks)], is.Key, w.projects[is.Project].Name),
-		StartURL:    trackerBase + "/",
+		StartURL:    trackerStart,
 		Contract: contract.Postconditions{
-			generate.URLIs(trackerAt("/docs/" + is.Key)),
+			generate.URLIs(at(tracker.Doc, is.Key)),
 			generate.Text(".doc-owner", owner),
 			generate.NoWrite(sandbox.TrackerHost),
 		},
 		Reference: ref,
 		Controls:  controls,
 		Alternates: []generate.Alternate{
-			{Name: "reload-fragment", Reference: slices.Concat(ref[:len(ref)-1], trackerLook("/docs/"+is.Key+"#decision"))},
-			{Name: "same-tab", Reference: slices.Concat(trackerOpenIssue(is), trackerLook("/docs/"+is.Key+"?from=issue"))},
+			{Name: "reload-fragment", Reference: slices.Concat(ref[:len(ref)-1], look(tracker.Doc.URL(is.Key)+"#decision"))},
+			{Name: "same-tab", Reference: slices.Concat(trackerOpenIssue(is), look(tracker.Doc.URL(is.Key)+"?from=issue"))},
 		},
 		Rationale: fmt.Sprintf("The design doc of %s opens in a new tab from the issue page; its decision owner is %s. "+
 			"The team has near-duplicate names, so the owner must be read from the doc (.doc-owner); the instruction asks to end on the doc, so the URL pins it (any query or fragment), in whichever tab. Nothing may be written.", is.Key, owner),
@@ -294,8 +285,8 @@ func drawTrackerFilteredList(r *rand.Rand) generate.Instance {
 	name := sandbox.TrackerPersonName(c.assignee)
 	twin := w.twin(c.assignee)
 	ref := []suite.Step{
-		generate.ClickLink("Issues", "/issues"),
-		generate.ClickLink(pr.Name, "project="+c.project),
+		generate.ClickLink("Issues", tracker.Issues.Href()),
+		generate.ClickLink(pr.Name, tracker.Issues.Field("project")+"="+c.project),
 		generate.ClickLink(name, "assignee="+c.assignee),
 		generate.ClickLink(trackerPriorityLabels[c.priority], "priority="+c.priority),
 		generate.ClickLink("Open (not done)", "status=open"),
@@ -314,12 +305,12 @@ func drawTrackerFilteredList(r *rand.Rand) generate.Instance {
 		Params: map[string]string{"project": c.project, "assignee": c.assignee, "priority": c.priority},
 		Instruction: fmt.Sprintf("In Keystone, show me the %s issues assigned to %s with %s priority that are not done yet.",
 			pr.Name, name, strings.ToLower(trackerPriorityLabels[c.priority])),
-		StartURL: trackerBase + "/",
+		StartURL: trackerStart,
 		Contract: contract.Postconditions{
-			generate.URLIs(trackerListWith("project=" + c.project)),
-			generate.URLIs(trackerListWith("assignee=" + c.assignee)),
-			generate.URLIs(trackerListWith("priority=" + c.priority)),
-			generate.URLIs(trackerListWith("status=open")),
+			generate.URLIs(trackerListWith("project", c.project)),
+			generate.URLIs(trackerListWith("assignee", c.assignee)),
+			generate.URLIs(trackerListWith("priority", c.priority)),
+			generate.URLIs(trackerListWith("status", "open")),
 			generate.Text(".result-count", count),
 			generate.Count(".issue-row", c.n),
 			generate.NoWrite(sandbox.TrackerHost),
@@ -357,7 +348,7 @@ func drawTrackerAssign(r *rand.Rand) generate.Instance {
 	ref := []suite.Step{
 		generate.ClickLink(pr.Name, "project="+is.Project),
 		generate.Type("Search issues", is.Key, true),
-		generate.ClickLink(is.Title, "/issues/"+is.Key),
+		generate.ClickLink(is.Title, tracker.Issue.Href(is.Key)),
 		generate.Click("button", "Assign to "+to.Name),
 		generate.Read(),
 	}
@@ -380,9 +371,9 @@ func drawTrackerAssign(r *rand.Rand) generate.Instance {
 	return generate.Instance{
 		Params:      map[string]string{"issue": is.Key, "assignee": to.User},
 		Instruction: fmt.Sprintf("Assign %s in %s to %s.", trackerQuote(is), pr.Name, to.Name),
-		StartURL:    trackerBase + "/",
+		StartURL:    trackerStart,
 		Contract: contract.Postconditions{
-			trackerOnce("/issues/"+is.Key+"/assignee", map[string]string{"assignee": to.User}),
+			trackerOnce(tracker.Assign, map[string]string{"assignee": to.User}, is.Key),
 			trackerWritten(1),
 			trackerIssueShows(is.Key, generate.Text(".assignee", to.Name)),
 		},
@@ -390,11 +381,11 @@ func drawTrackerAssign(r *rand.Rand) generate.Instance {
 		Controls: []generate.Control{
 			{Name: "wrong-item", Reference: wrong, FailsOn: 0},
 			{Name: "side-effect", Reference: side, FailsOn: 1},
-			{Name: "another-too", Reference: slices.Concat(ref[:len(ref)-1], trackerOpenIssue(other), []suite.Step{generate.Click("button", "Assign to "+to.Name)}, trackerLook("/issues/"+is.Key)), FailsOn: 1},
-			{Name: "watched-too", Reference: slices.Concat(ref[:len(ref)-1], trackerWatch(is), trackerLook("/issues/"+is.Key)), FailsOn: 1},
+			{Name: "another-too", Reference: slices.Concat(ref[:len(ref)-1], trackerOpenIssue(other), []suite.Step{generate.Click("button", "Assign to "+to.Name)}, look(tracker.Issue.URL(is.Key))), FailsOn: 1},
+			{Name: "watched-too", Reference: slices.Concat(ref[:len(ref)-1], trackerWatch(is), look(tracker.Issue.URL(is.Key))), FailsOn: 1},
 		},
 		Alternates: []generate.Alternate{
-			{Name: "reload-fragment", Reference: slices.Concat(ref[:len(ref)-1], trackerLook("/issues/"+is.Key+"#comments"))},
+			{Name: "reload-fragment", Reference: slices.Concat(ref[:len(ref)-1], look(tracker.Issue.URL(is.Key)+"#comments"))},
 			{Name: "check-the-list", Reference: slices.Concat(ref[:len(ref)-1], trackerOpenIssueList(is), []suite.Step{generate.Read()})},
 		},
 		Rationale: fmt.Sprintf("The assignee picker is a custom element whose buttons live in an open shadow root; its choice posts assignee=%s. "+
@@ -471,9 +462,9 @@ func drawTrackerDueDate(r *rand.Rand) generate.Instance {
 	return generate.Instance{
 		Params:      map[string]string{"issue": is.Key, "due": due},
 		Instruction: fmt.Sprintf("Set the due date of %s to %s.", trackerQuote(is), human),
-		StartURL:    trackerBase + "/",
+		StartURL:    trackerStart,
 		Contract: contract.Postconditions{
-			trackerOnce("/issues/"+is.Key+"/due", map[string]string{"due": due}),
+			trackerOnce(tracker.SetDue, map[string]string{"due": due}, is.Key),
 			trackerWritten(1),
 			trackerIssueShows(is.Key, generate.Text(".due", human)),
 		},
@@ -481,11 +472,11 @@ func drawTrackerDueDate(r *rand.Rand) generate.Instance {
 		Controls: []generate.Control{
 			{Name: "wrong-item", Reference: wrong, FailsOn: 0},
 			{Name: "one-step-short", Reference: short, FailsOn: 0},
-			{Name: "another-too", Reference: slices.Concat(ref[:len(ref)-1], trackerOpenIssue(other), trackerCalendar(otherStart, due), []suite.Step{generate.Click("button", "Save due date")}, trackerLook("/issues/"+is.Key)), FailsOn: 1},
+			{Name: "another-too", Reference: slices.Concat(ref[:len(ref)-1], trackerOpenIssue(other), trackerCalendar(otherStart, due), []suite.Step{generate.Click("button", "Save due date")}, look(tracker.Issue.URL(is.Key))), FailsOn: 1},
 			{Name: "priority-too", Reference: slices.Concat(ref[:len(ref)-1], []suite.Step{generate.Select("Priority", otherPriority), generate.Click("button", "Save priority"), generate.Read()}), FailsOn: 1},
 		},
 		Alternates: []generate.Alternate{
-			{Name: "reload", Reference: slices.Concat(ref[:len(ref)-1], trackerLook("/issues/"+is.Key))},
+			{Name: "reload", Reference: slices.Concat(ref[:len(ref)-1], look(tracker.Issue.URL(is.Key)))},
 			{Name: "check-the-list", Reference: slices.Concat(ref[:len(ref)-1], trackerOpenIssueList(is), []suite.Step{generate.Read()})},
 		},
 		Rationale: fmt.Sprintf("The due date is chosen in a calendar popup that opens on %s's month and needs month navigation; the day button puts %s into the form, and only Save due date posts it. That post is the only write the tracker accepts, wherever the agent ends, and the issue's page, read after the run, shows the date.", start, due),
@@ -507,8 +498,8 @@ func drawTrackerBoardMove(r *rand.Rand) generate.Instance {
 		}
 	}
 	pr := w.projects[is.Project]
-	boardPath := "/projects/" + is.Project + "/board"
-	card := suite.Target{Role: "link", Name: is.Key + " " + is.Title, Href: "/issues/" + is.Key}
+	boardPath := tracker.Board.Href(is.Project)
+	card := suite.Target{Role: "link", Name: is.Key + " " + is.Title, Href: tracker.Issue.Href(is.Key)}
 	column := func(s string) suite.Target {
 		return suite.Target{Role: "region", Name: trackerStatusLabels[s] + " column"}
 	}
@@ -530,35 +521,35 @@ func drawTrackerBoardMove(r *rand.Rand) generate.Instance {
 	if other != nil {
 		controls = append(controls, generate.Control{Name: "wrong-item", FailsOn: 0, Reference: []suite.Step{
 			generate.ClickLink(pr.Name+" board", boardPath),
-			generate.Drag(suite.Target{Role: "link", Name: other.Key + " " + other.Title, Href: "/issues/" + other.Key}, column(to)), generate.Read()}})
+			generate.Drag(suite.Target{Role: "link", Name: other.Key + " " + other.Title, Href: tracker.Issue.Href(other.Key)}, column(to)), generate.Read()}})
 	}
 	// The move made another way: closing the issue from its own page when
 	// Done is asked, else the drag with the issue's page opened after.
-	another := generate.Alternate{Name: "then-issue-page", Reference: slices.Concat(ref[:2], []suite.Step{generate.ClickLink(is.Key+" "+is.Title, "/issues/"+is.Key), generate.Read()})}
+	another := generate.Alternate{Name: "then-issue-page", Reference: slices.Concat(ref[:2], []suite.Step{generate.ClickLink(is.Key+" "+is.Title, tracker.Issue.Href(is.Key)), generate.Read()})}
 	if to == "done" {
 		another = generate.Alternate{Name: "closed-from-its-page", Reference: append(trackerOpenIssue(is), generate.Click("button", "Close issue"), generate.Read())}
 	}
 	controls = append(controls,
 		generate.Control{Name: "watched-too", FailsOn: 1, Reference: slices.Concat(trackerWatch(is), []suite.Step{generate.ClickLink("Board", boardPath)}, ref[1:])},
-		generate.Control{Name: "moved-back", FailsOn: 1, Reference: slices.Concat(ref[:2], []suite.Step{generate.ClickLink(is.Key+" "+is.Title, "/issues/"+is.Key), generate.Click("button", "Close issue"), generate.ClickLink("Board", boardPath), generate.Drag(card, column(to)), generate.Read()})},
+		generate.Control{Name: "moved-back", FailsOn: 1, Reference: slices.Concat(ref[:2], []suite.Step{generate.ClickLink(is.Key+" "+is.Title, tracker.Issue.Href(is.Key)), generate.Click("button", "Close issue"), generate.ClickLink("Board", boardPath), generate.Drag(card, column(to)), generate.Read()})},
 	)
 	if to == "done" {
-		controls[len(controls)-1] = generate.Control{Name: "closed-twice", FailsOn: 0, Reference: slices.Concat(ref[:1], []suite.Step{generate.ClickLink(is.Key+" "+is.Title, "/issues/"+is.Key), generate.Click("button", "Close issue"), generate.Click("button", "Reopen issue"), generate.Click("button", "Close issue"), generate.Read()})}
+		controls[len(controls)-1] = generate.Control{Name: "closed-twice", FailsOn: 0, Reference: slices.Concat(ref[:1], []suite.Step{generate.ClickLink(is.Key+" "+is.Title, tracker.Issue.Href(is.Key)), generate.Click("button", "Close issue"), generate.Click("button", "Reopen issue"), generate.Click("button", "Close issue"), generate.Read()})}
 	}
 	return generate.Instance{
 		Params: map[string]string{"issue": is.Key, "status": to},
 		Instruction: fmt.Sprintf("On the %s board, move %s from %s to %s.", pr.Name, trackerQuote(is),
 			trackerStatusLabels[is.Status], trackerStatusLabels[to]),
-		StartURL: trackerBase + "/",
+		StartURL: trackerStart,
 		Contract: contract.Postconditions{
-			trackerOnce("/issues/"+is.Key+"/move", map[string]string{"status": to}),
+			trackerOnce(tracker.Move, map[string]string{"status": to}, is.Key),
 			trackerWritten(1),
-			onPage(trackerBase+boardPath, generate.Text(`[aria-label="`+trackerStatusLabels[to]+` column"] .cards`, is.Key)),
+			onPage(tracker.Board.URL(is.Project), generate.Text(`[aria-label="`+trackerStatusLabels[to]+` column"] .cards`, is.Key)),
 		},
 		Reference: ref,
 		Controls:  controls,
 		Alternates: []generate.Alternate{
-			{Name: "reload-board", Reference: slices.Concat(ref[:2], trackerLook(boardPath+"#"+is.Key))},
+			{Name: "reload-board", Reference: slices.Concat(ref[:2], look(tracker.Board.URL(is.Project)+"#"+is.Key))},
 			another,
 		},
 		Rationale: fmt.Sprintf("The board moves a card when it is dragged (pointer events) onto another column; the drop posts status=%s for %s (as the issue page's Close issue does for Done). That move is the only write the tracker accepts, wherever the agent ends, and the board, read after the run, shows the card in its new column.", to, is.Key),
@@ -593,9 +584,9 @@ func drawTrackerDelete(r *rand.Rand) generate.Instance {
 	return generate.Instance{
 		Params:      map[string]string{"issue": is.Key},
 		Instruction: fmt.Sprintf(asks[is.Number%len(asks)], trackerQuote(is), pr.Name),
-		StartURL:    trackerBase + "/",
+		StartURL:    trackerStart,
 		Contract: contract.Postconditions{
-			trackerOnce("/issues/"+is.Key+"/delete", nil),
+			trackerOnce(tracker.DeleteIssue, nil, is.Key),
 			trackerWritten(1),
 		},
 		Reference: ref,
@@ -607,7 +598,7 @@ func drawTrackerDelete(r *rand.Rand) generate.Instance {
 		},
 		Alternates: []generate.Alternate{
 			{Name: "check-the-list", Reference: slices.Concat(ref[:len(ref)-1], trackerOpenIssueList(is), []suite.Step{generate.Read()})},
-			{Name: "from-the-board", Reference: slices.Concat([]suite.Step{generate.ClickLink(pr.Name+" board", "/projects/"+is.Project+"/board"), generate.ClickLink(is.Key+" "+is.Title, "/issues/"+is.Key)}, ref[3:])},
+			{Name: "from-the-board", Reference: slices.Concat([]suite.Step{generate.ClickLink(pr.Name+" board", tracker.Board.Href(is.Project)), generate.ClickLink(is.Key+" "+is.Title, tracker.Issue.Href(is.Key))}, ref[3:])},
 		},
 		Rationale: fmt.Sprintf("Delete issue opens a modal dialog; only its confirm button posts the delete of %s. That delete is the only write the tracker accepts (no other issue deleted, nothing else written), wherever the agent ends.", is.Key),
 	}
@@ -637,7 +628,7 @@ func drawTrackerTriage(r *rand.Rand) generate.Instance {
 			break
 		}
 	}
-	issuePath := "/issues/" + is.Key
+	issueURL := tracker.Issue.URL(is.Key)
 	ref := append(trackerOpenIssue(is),
 		generate.Click("button", "Assign to "+to.Name),
 		generate.Select("Priority", pl),
@@ -656,11 +647,11 @@ func drawTrackerTriage(r *rand.Rand) generate.Instance {
 		Params: map[string]string{"issue": is.Key, "assignee": to.User, "priority": prio, "label": label},
 		Instruction: fmt.Sprintf("Triage %s: assign it to %s, set its priority to %s and add the %s label.",
 			trackerQuote(is), to.Name, pl, label),
-		StartURL: trackerBase + "/",
+		StartURL: trackerStart,
 		Contract: contract.Postconditions{
-			trackerOnce(issuePath+"/assignee", map[string]string{"assignee": to.User}),
-			trackerOnce(issuePath+"/priority", map[string]string{"priority": prio}),
-			trackerOnce(issuePath+"/labels", map[string]string{"action": "add", "label": label}),
+			trackerOnce(tracker.Assign, map[string]string{"assignee": to.User}, is.Key),
+			trackerOnce(tracker.SetPriority, map[string]string{"priority": prio}, is.Key),
+			trackerOnce(tracker.SetLabels, map[string]string{"action": "add", "label": label}, is.Key),
 			trackerWritten(3),
 			trackerIssueShows(is.Key, generate.Text(".assignee", to.Name)),
 			trackerIssueShows(is.Key, generate.Text(".priority", pl)),
@@ -671,10 +662,10 @@ func drawTrackerTriage(r *rand.Rand) generate.Instance {
 			{Name: "one-step-short", Reference: short, FailsOn: 2},
 			{Name: "wrong-item", Reference: wrong, FailsOn: 0},
 			{Name: "second-label", Reference: slices.Concat(ref[:len(ref)-1], []suite.Step{generate.Select("Add a label", extra), generate.Click("button", "Add label"), generate.Read()}), FailsOn: 3},
-			{Name: "watched-too", Reference: slices.Concat(ref[:len(ref)-1], trackerWatch(is), trackerLook(issuePath)), FailsOn: 3},
+			{Name: "watched-too", Reference: slices.Concat(ref[:len(ref)-1], trackerWatch(is), look(issueURL)), FailsOn: 3},
 		},
 		Alternates: []generate.Alternate{
-			{Name: "other-order", Reference: slices.Concat(trackerOpenIssue(is), []suite.Step{ref[6], ref[7], ref[4], ref[5], ref[3]}, trackerLook(issuePath))},
+			{Name: "other-order", Reference: slices.Concat(trackerOpenIssue(is), []suite.Step{ref[6], ref[7], ref[4], ref[5], ref[3]}, look(issueURL))},
 			{Name: "check-the-list", Reference: slices.Concat(ref[:len(ref)-1], trackerOpenIssueList(is), []suite.Step{generate.Read()})},
 		},
 		Rationale: fmt.Sprintf("Three saved changes to %s, each its own form: assignee %s (shadow-root picker; near-namesake %s), priority %s, label %s; in any order; they are the only writes the tracker accepts, wherever the agent ends, and the issue's page, read after the run, shows all three.", is.Key, to.User, twin.Name, prio, label),
@@ -702,8 +693,8 @@ func drawTrackerWatchSoonest(r *rand.Rand) generate.Instance {
 	p := pick(r, picks)
 	pr := w.projects[p.project]
 	listSteps := []suite.Step{
-		generate.ClickLink("Issues", "/issues"),
-		generate.ClickLink(pr.Name, "project="+p.project),
+		generate.ClickLink("Issues", tracker.Issues.Href()),
+		generate.ClickLink(pr.Name, tracker.Issues.Field("project")+"="+p.project),
 		generate.ClickLink(p.label, "label="+p.label),
 		generate.ClickLink("Open (not done)", "status=open"),
 		generate.ClickLink("Due soonest", "sort=due"),
@@ -722,9 +713,9 @@ func drawTrackerWatchSoonest(r *rand.Rand) generate.Instance {
 		Params: map[string]string{"project": p.project, "label": p.label},
 		Instruction: fmt.Sprintf("Of the %s issues labelled %s that are not done yet, start watching the one that is due soonest.",
 			pr.Name, p.label),
-		StartURL: trackerBase + "/",
+		StartURL: trackerStart,
 		Contract: contract.Postconditions{
-			trackerOnce("/issues/"+p.first.Key+"/watch", nil),
+			trackerOnce(tracker.Watch, nil, p.first.Key),
 			trackerWritten(1),
 			trackerIssueShows(p.first.Key, generate.Text(".watching", "Yes")),
 		},
@@ -732,12 +723,12 @@ func drawTrackerWatchSoonest(r *rand.Rand) generate.Instance {
 		Controls: []generate.Control{
 			{Name: "wrong-item", Reference: wrong, FailsOn: 0},
 			{Name: "twice", Reference: twice, FailsOn: 0},
-			{Name: "second-too", Reference: slices.Concat(ref[:len(ref)-1], listSteps, watch(p.second), trackerLook("/issues/"+p.first.Key)), FailsOn: 1},
-			{Name: "duplicated-too", Reference: slices.Concat(ref[:len(ref)-1], listSteps, []suite.Step{generate.Click("button", "More actions for "+p.first.Key), generate.Click("button", "Duplicate "+p.first.Key)}, trackerLook("/issues/"+p.first.Key)), FailsOn: 1},
+			{Name: "second-too", Reference: slices.Concat(ref[:len(ref)-1], listSteps, watch(p.second), look(tracker.Issue.URL(p.first.Key))), FailsOn: 1},
+			{Name: "duplicated-too", Reference: slices.Concat(ref[:len(ref)-1], listSteps, []suite.Step{generate.Click("button", "More actions for "+p.first.Key), generate.Click("button", "Duplicate "+p.first.Key)}, look(tracker.Issue.URL(p.first.Key))), FailsOn: 1},
 		},
 		Alternates: []generate.Alternate{
 			{Name: "check-the-list", Reference: slices.Concat(ref[:len(ref)-1], listSteps, []suite.Step{generate.Read()})},
-			{Name: "reload-fragment", Reference: slices.Concat(ref[:len(ref)-1], trackerLook("/issues/"+p.first.Key+"#comments"))},
+			{Name: "reload-fragment", Reference: slices.Concat(ref[:len(ref)-1], look(tracker.Issue.URL(p.first.Key)+"#comments"))},
 		},
 		Rationale: fmt.Sprintf("Filtering %s by label %s and open status and sorting by due date puts %s (due %s) first, ahead of %s (due %s); "+
 			"Watch is in the row's hover menu. Watching twice stops watching, so that one watch is the only write the tracker accepts, wherever the agent ends; the issue's page, read after the run, says it is watched.", p.project, p.label, p.first.Key, p.first.Due, p.second.Key, p.second.Due),
@@ -811,7 +802,7 @@ func drawTrackerImpossible(r *rand.Rand) generate.Instance {
 	is := c.is
 	pr := w.projects[is.Project]
 	ask := w.ask(c)
-	issueURL := trackerBase + "/issues/" + is.Key
+	issueURL := tracker.Issue.URL(is.Key)
 	// The tracker refuses a change to a read-only issue with 409, a
 	// delete without permission with 403.
 	refusal := http.StatusConflict
@@ -819,7 +810,7 @@ func drawTrackerImpossible(r *rand.Rand) generate.Instance {
 		refusal = http.StatusForbidden
 	}
 	ref := append(trackerOpenIssue(is), generate.Read())
-	short := []suite.Step{generate.ClickLink("Issues", "/issues"), generate.Type("Search issues", is.Key, true), generate.Read()}
+	short := []suite.Step{generate.ClickLink("Issues", tracker.Issues.Href()), generate.Type("Search issues", is.Key, true), generate.Read()}
 	// Something else written instead: a comment on an issue that takes
 	// one, then back to the issue.
 	open := w.openIssues(true)[0]
@@ -841,12 +832,12 @@ func drawTrackerImpossible(r *rand.Rand) generate.Instance {
 	return generate.Instance{
 		Params:      map[string]string{"issue": is.Key, "action": c.action},
 		Instruction: ask,
-		StartURL:    trackerBase + "/",
+		StartURL:    trackerStart,
 		Contract: contract.Postconditions{
 			generate.NoWrite(sandbox.TrackerHost),
 			generate.Or(
-				&contract.Network{URLPattern: trackerPath("/issues/" + is.Key + "/" + trackerRoutes[c.action]), Method: "POST", StatusIn: []int{refusal}},
-				&contract.And{Children: []contract.Clause{generate.URLIs(trackerAt("/issues/" + is.Key)), generate.Text(c.sel, c.because)}},
+				refused(trackerRoutes[c.action], refusal, is.Key),
+				&contract.And{Children: []contract.Clause{generate.URLIs(at(tracker.Issue, is.Key)), generate.Text(c.sel, c.because)}},
 			),
 		},
 		Reference: ref,
@@ -857,9 +848,9 @@ func drawTrackerImpossible(r *rand.Rand) generate.Instance {
 			{Name: "watched-another", Reference: slices.Concat(trackerWatch(open), ref), FailsOn: 0},
 		},
 		Alternates: []generate.Alternate{
-			{Name: "reload-fragment", Reference: slices.Concat(ref[:len(ref)-1], trackerLook("/issues/"+is.Key+"#comments"))},
-			{Name: "project-list", Reference: []suite.Step{generate.ClickLink("Issues", "/issues"), generate.ClickLink(pr.Name, "project="+is.Project), generate.Type("Search issues", is.Key, true),
-				generate.ClickLink(is.Title, "/issues/"+is.Key), generate.Read()}},
+			{Name: "reload-fragment", Reference: slices.Concat(ref[:len(ref)-1], look(tracker.Issue.URL(is.Key)+"#comments"))},
+			{Name: "project-list", Reference: []suite.Step{generate.ClickLink("Issues", tracker.Issues.Href()), generate.ClickLink(pr.Name, "project="+is.Project), generate.Type("Search issues", is.Key, true),
+				generate.ClickLink(is.Title, tracker.Issue.Href(is.Key)), generate.Read()}},
 		},
 		Rationale: fmt.Sprintf("%s cannot take this change: its page says %q (%s). The right outcome is no write on the tracker, and the reason met for this very issue: its page left open (any query or fragment), or the tracker's refusal of the asked change to it.", is.Key, c.because, c.sel),
 	}
@@ -909,9 +900,9 @@ func drawTrackerDeleteComment(r *rand.Rand) generate.Instance {
 		Params: map[string]string{"comment": id},
 		Instruction: fmt.Sprintf("On %s, delete the comment I wrote on %s that says “%s”. Leave the other comments alone.",
 			trackerQuote(is), sandbox.TrackerDate(c.Date), c.Body),
-		StartURL: trackerBase + "/",
+		StartURL: trackerStart,
 		Contract: contract.Postconditions{
-			trackerOnce("/comments/"+id+"/delete", nil),
+			trackerOnce(tracker.DeleteComment, nil, id),
 			trackerWritten(1),
 			trackerIssueShows(is.Key, generate.Count("#comment-"+id, 0)),
 		},
@@ -919,11 +910,11 @@ func drawTrackerDeleteComment(r *rand.Rand) generate.Instance {
 		Controls: []generate.Control{
 			{Name: "one-step-short", Reference: cancel, FailsOn: 0},
 			{Name: "wrong-item", Reference: deleteSteps(other), FailsOn: 0},
-			{Name: "other-too", Reference: slices.Concat(deleteSteps(m)[:5], deleteSteps(other)[:5], trackerLook("/issues/"+is.Key)), FailsOn: 1},
+			{Name: "other-too", Reference: slices.Concat(deleteSteps(m)[:5], deleteSteps(other)[:5], look(tracker.Issue.URL(is.Key))), FailsOn: 1},
 			{Name: "commented-too", Reference: slices.Concat(deleteSteps(m)[:5], []suite.Step{generate.Type("Add a comment", "Deleted the duplicate note.", false), generate.Click("button", "Add comment"), generate.Read()}), FailsOn: 1},
 		},
 		Alternates: []generate.Alternate{
-			{Name: "reload-fragment", Reference: slices.Concat(deleteSteps(m)[:5], trackerLook("/issues/"+is.Key+"#comments"))},
+			{Name: "reload-fragment", Reference: slices.Concat(deleteSteps(m)[:5], look(tracker.Issue.URL(is.Key)+"#comments"))},
 			{Name: "check-the-list", Reference: slices.Concat(deleteSteps(m)[:5], trackerOpenIssueList(is), []suite.Step{generate.Read()})},
 		},
 		Rationale: fmt.Sprintf("Comment #%d on %s is the user's; its delete button opens a modal dialog whose confirm button posts the delete. That delete is the only write the tracker accepts (no other comment deleted, none added), wherever the agent ends; the issue's page, read after the run, no longer shows it.", c.ID, is.Key),
@@ -942,7 +933,8 @@ var trackerCommentTexts = []string{
 
 // trackerRoutes are the write routes of an issue, by the change a task
 // asks for.
-var trackerRoutes = map[string]string{"reopen": "move", "move": "move", "due": "due", "label": "labels", "assign": "assignee", "delete": "delete"}
+var trackerRoutes = map[string]sandbox.Route{"reopen": tracker.Move, "move": tracker.Move, "due": tracker.SetDue, "label": tracker.SetLabels,
+	"assign": tracker.Assign, "delete": tracker.DeleteIssue}
 
 var trackerPriorityRank = map[string]int{"highest": 0, "high": 1, "medium": 2, "low": 3}
 
@@ -973,14 +965,14 @@ func drawTrackerCommentTopBug(r *rand.Rand) generate.Instance {
 	text := pick(r, trackerCommentTexts)
 	pr := w.projects[p.project]
 	list := []suite.Step{
-		generate.ClickLink("Issues", "/issues"),
-		generate.ClickLink(pr.Name, "project="+p.project),
+		generate.ClickLink("Issues", tracker.Issues.Href()),
+		generate.ClickLink(pr.Name, tracker.Issues.Field("project")+"="+p.project),
 		generate.ClickLink(p.person.Name, "assignee="+p.person.User),
 		generate.ClickLink(p.label, "label="+p.label),
 		generate.ClickLink("Open (not done)", "status=open"),
 	}
 	comment := func(is *sandbox.TrackerIssue) []suite.Step {
-		return []suite.Step{generate.ClickLink(is.Title, "/issues/"+is.Key), generate.Type("Add a comment", text, false), generate.Click("button", "Add comment")}
+		return []suite.Step{generate.ClickLink(is.Title, tracker.Issue.Href(is.Key)), generate.Type("Add a comment", text, false), generate.Click("button", "Add comment")}
 	}
 	ref := append(slices.Clone(list), comment(p.top)...)
 	ref = append(ref, generate.Read())
@@ -991,9 +983,9 @@ func drawTrackerCommentTopBug(r *rand.Rand) generate.Instance {
 		Params: map[string]string{"project": p.project, "assignee": p.person.User, "label": p.label, "text": text},
 		Instruction: fmt.Sprintf("Find the most urgent open %s issue assigned to %s in %s (the one with the highest priority) and comment on it: “%s”",
 			p.label, p.person.Name, pr.Name, text),
-		StartURL: trackerBase + "/",
+		StartURL: trackerStart,
 		Contract: contract.Postconditions{
-			trackerOnce("/issues/"+p.top.Key+"/comments", map[string]string{"body": text}),
+			trackerOnce(tracker.Comment, map[string]string{"body": text}, p.top.Key),
 			trackerWritten(1),
 			trackerIssueShows(p.top.Key, generate.Text("#comment-9001 .comment-body", text)),
 		},
@@ -1001,11 +993,11 @@ func drawTrackerCommentTopBug(r *rand.Rand) generate.Instance {
 		Controls: []generate.Control{
 			{Name: "wrong-item", Reference: wrong, FailsOn: 0},
 			{Name: "twice", Reference: twice, FailsOn: 0},
-			{Name: "next-too", Reference: slices.Concat(ref[:len(ref)-1], list, comment(p.next), trackerLook("/issues/"+p.top.Key)), FailsOn: 1},
-			{Name: "watched-too", Reference: slices.Concat(ref[:len(ref)-1], trackerWatch(p.top), trackerLook("/issues/"+p.top.Key)), FailsOn: 1},
+			{Name: "next-too", Reference: slices.Concat(ref[:len(ref)-1], list, comment(p.next), look(tracker.Issue.URL(p.top.Key))), FailsOn: 1},
+			{Name: "watched-too", Reference: slices.Concat(ref[:len(ref)-1], trackerWatch(p.top), look(tracker.Issue.URL(p.top.Key))), FailsOn: 1},
 		},
 		Alternates: []generate.Alternate{
-			{Name: "spaces", Reference: slices.Concat(list, []suite.Step{generate.ClickLink(p.top.Title, "/issues/"+p.top.Key), generate.Type("Add a comment", "  "+text+"  ", false), generate.Click("button", "Add comment"), generate.Read()})},
+			{Name: "spaces", Reference: slices.Concat(list, []suite.Step{generate.ClickLink(p.top.Title, tracker.Issue.Href(p.top.Key)), generate.Type("Add a comment", "  "+text+"  ", false), generate.Click("button", "Add comment"), generate.Read()})},
 			{Name: "back-to-list", Reference: slices.Concat(ref[:len(ref)-1], list, []suite.Step{generate.Read()})},
 		},
 		Rationale: fmt.Sprintf("Of %s's open %s issues in %s, %s (%s) has the highest priority, above %s (%s); the comment must carry the text as the tracker stores it (trimmed) and be the only write the tracker accepts, wherever the agent ends; the issue's page, read after the run, shows it (the first new comment is #9001).",

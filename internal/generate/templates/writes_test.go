@@ -28,7 +28,7 @@ func TestPostFieldComparesAsStored(t *testing.T) {
 		{"", " ", true},
 		{"", "Late check-in", false},
 	} {
-		pc := contract.Postconditions{postField(`/messages$`, "to", c.value)}
+		pc := contract.Postconditions{postField(forum.Send, "to", c.value)}
 		form := url.Values{"subject": {"x"}, "to": {c.sent}, "body": {"y"}}.Encode()
 		for _, body := range []string{form, strings.ReplaceAll(form, "+", "%20")} {
 			obs := contract.Observation{Network: []contract.NetworkEntry{{URL: "https://forum.sandbox.test/messages", Method: "POST", Status: 303, Body: body}}}
