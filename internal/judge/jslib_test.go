@@ -8,24 +8,26 @@ import (
 	"github.com/dop251/goja"
 )
 
-// The helpers of js/lib that need no page are tested here without a
-// browser, in a JavaScript engine written in Go; the rest of the judge's
-// scripts are tested in Chromium.
+// The helpers of js/lib need no page: each module is tested here alone,
+// without a browser, in a JavaScript engine written in Go, through what
+// it exports.
 
-// libVM is an engine with js/lib loaded.
+// libVM is an engine with the exports of js/lib's modules as globals.
 func libVM(t *testing.T) *goja.Runtime {
 	t.Helper()
 	vm := goja.New()
-	loadJS(t, vm, "lib/tree.js", "lib/colour.js", "lib/shapes.js", "lib/text.js")
+	loadModules(t, vm, "lib/tree.js", "lib/colour.js", "lib/shapes.js", "lib/text.js")
 	return vm
 }
 
-// loadJS runs the files of js/ named, in order, in vm.
-func loadJS(t *testing.T, vm *goja.Runtime, names ...string) {
+// loadModules runs in vm each module of js/ named, bundled alone with
+// what it imports, and makes its exports globals.
+func loadModules(t *testing.T, vm *goja.Runtime, modules ...string) {
 	t.Helper()
-	for _, name := range names {
-		if _, err := vm.RunScript(name, jsFile(name)); err != nil {
-			t.Fatalf("js/%s: %v", name, err)
+	for _, m := range modules {
+		src := bundle(t, m, "exported", false) + "Object.assign(globalThis, exported);"
+		if _, err := vm.RunScript(m, src); err != nil {
+			t.Fatalf("js/%s: %v", m, err)
 		}
 	}
 }
@@ -168,22 +170,6 @@ func TestLibCutTextAndExcerpt(t *testing.T) {
 		if got := evalJSON(t, vm, c.expr); got != c.want {
 			t.Errorf("%s = %s, want %s", c.expr, got, c.want)
 		}
-	}
-}
-
-// TestScriptsAssemble: each script the judge runs compiles once its parts
-// are put in it, and keeps no //include line.
-func TestScriptsAssemble(t *testing.T) {
-	for name, src := range map[string]string{"query.js": queryJS, "paint.js": paintJS} {
-		if _, err := goja.Compile(name, "("+src+")", true); err != nil {
-			t.Errorf("%s: %v", name, err)
-		}
-		if strings.Contains(src, "//include") {
-			t.Errorf("%s keeps an //include line", name)
-		}
-	}
-	if _, err := goja.Compile("page state", watchJS+";\n"+pageStateJS, true); err != nil {
-		t.Errorf("watch.js and page_state.js: %v", err)
 	}
 }
 
