@@ -148,6 +148,9 @@ func TestLibColour(t *testing.T) {
 		{`rgba("rgb(1 2 3 / 0.25)")`, `[1,2,3,0.25]`},
 		{`rgba("transparent")`, `[0,0,0,0]`},
 		{`rgba("color(srgb 1 0 0)")`, `null`},
+		{`transparent("rgba(0, 0, 0, 0.04)", 0.05)`, `true`},
+		{`transparent("rgba(0, 0, 0, 0.05)", 0.05)`, `false`},
+		{`transparent("color(srgb 1 0 0 / 0)", 0.05)`, `false`}, // a form it does not read
 		{`Math.round(contrast([0, 0, 0], [255, 255, 255]))`, `21`},
 		{`contrast([255, 255, 255], [255, 255, 255])`, `1`},
 		{`contrast([233, 233, 233], [255, 255, 255]) < 1.25`, `true`},
@@ -166,6 +169,40 @@ func TestLibCutTextAndExcerpt(t *testing.T) {
 		{`cutText("abc", 10)`, `"abc"`},
 		{`excerpt("x".repeat(100) + "needle" + "y".repeat(100), 100, 6)`, `"…` + strings.Repeat("x", 60) + "needle" + strings.Repeat("y", 60) + `…"`},
 		{`excerpt("a needle b", 2, 6)`, `"a needle b"`},
+	} {
+		if got := evalJSON(t, vm, c.expr); got != c.want {
+			t.Errorf("%s = %s, want %s", c.expr, got, c.want)
+		}
+	}
+}
+
+// The flat tree: slots and shadow roots, on nodes that are plain objects.
+func TestLibTree(t *testing.T) {
+	vm := libVM(t)
+	// A host with a shadow root holding a slot, and a light child
+	// assigned to it; a second child of the document's root after it.
+	if _, err := vm.RunString(`
+		var el = (name, kids) => {
+			const e = {nodeType: 1, name, childNodes: kids || []};
+			e.childNodes.forEach((c) => { c.parentNode = e; });
+			return e;
+		};
+		var slot = el("slot"), light = el("light"), host = el("host", [light]), after = el("after");
+		var shadow = {nodeType: 11, host, childNodes: [slot]};
+		slot.parentNode = shadow; host.shadowRoot = shadow; light.assignedSlot = slot;
+		var top = el("html", [host, after]);
+		top.parentNode = {nodeType: 9};
+		var doc = {documentElement: top};
+	`); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ expr, want string }{
+		{`flatParent(light).name`, `"slot"`},
+		{`flatParent(slot).name`, `"host"`},
+		{`flatParentElement(top)`, `null`},
+		{`flatContains(host, light)`, `true`},
+		{`flatContains(light, host)`, `false`},
+		{`Array.from(composedOrder(doc), ([e, i]) => e.name + i)`, `["html0","host1","slot2","light3","after4"]`},
 	} {
 		if got := evalJSON(t, vm, c.expr); got != c.want {
 			t.Errorf("%s = %s, want %s", c.expr, got, c.want)
