@@ -155,7 +155,8 @@
 // whether it contains each string a dom_text clause looks for. What is
 // visible is decided by js/query.js, whose header lists the rules
 // (docs/contracts.md, "What the judge sees") and whose parts, one set of
-// rules each, are in js/query; each string found is then
+// rules each, are the modules of js/query (js.go says how they reach the
+// page); each string found is then
 // confirmed by the renderer (paint.go): its words are seen only where
 // making their ink transparent changes the pixels on the screen. The
 // screenshot is of the viewport, taken only when the active page is

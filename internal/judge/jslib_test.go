@@ -8,24 +8,26 @@ import (
 	"github.com/dop251/goja"
 )
 
-// The helpers of js/lib that need no page are tested here without a
-// browser, in a JavaScript engine written in Go; the rest of the judge's
-// scripts are tested in Chromium.
+// The helpers of js/lib need no page: each module is tested here alone,
+// without a browser, in a JavaScript engine written in Go, through what
+// it exports.
 
-// libVM is an engine with js/lib loaded.
+// libVM is an engine with the exports of js/lib's modules as globals.
 func libVM(t *testing.T) *goja.Runtime {
 	t.Helper()
 	vm := goja.New()
-	loadJS(t, vm, "lib/tree.js", "lib/colour.js", "lib/shapes.js", "lib/text.js")
+	loadModules(t, vm, "lib/tree.js", "lib/colour.js", "lib/shapes.js", "lib/text.js")
 	return vm
 }
 
-// loadJS runs the files of js/ named, in order, in vm.
-func loadJS(t *testing.T, vm *goja.Runtime, names ...string) {
+// loadModules runs in vm each module of js/ named, bundled alone with
+// what it imports, and makes its exports globals.
+func loadModules(t *testing.T, vm *goja.Runtime, modules ...string) {
 	t.Helper()
-	for _, name := range names {
-		if _, err := vm.RunScript(name, jsFile(name)); err != nil {
-			t.Fatalf("js/%s: %v", name, err)
+	for _, m := range modules {
+		src := bundle(t, m, "exported", false) + "Object.assign(globalThis, exported);"
+		if _, err := vm.RunScript(m, src); err != nil {
+			t.Fatalf("js/%s: %v", m, err)
 		}
 	}
 }
@@ -146,6 +148,9 @@ func TestLibColour(t *testing.T) {
 		{`rgba("rgb(1 2 3 / 0.25)")`, `[1,2,3,0.25]`},
 		{`rgba("transparent")`, `[0,0,0,0]`},
 		{`rgba("color(srgb 1 0 0)")`, `null`},
+		{`transparent("rgba(0, 0, 0, 0.04)", 0.05)`, `true`},
+		{`transparent("rgba(0, 0, 0, 0.05)", 0.05)`, `false`},
+		{`transparent("color(srgb 1 0 0 / 0)", 0.05)`, `false`}, // a form it does not read
 		{`Math.round(contrast([0, 0, 0], [255, 255, 255]))`, `21`},
 		{`contrast([255, 255, 255], [255, 255, 255])`, `1`},
 		{`contrast([233, 233, 233], [255, 255, 255]) < 1.25`, `true`},
@@ -171,19 +176,37 @@ func TestLibCutTextAndExcerpt(t *testing.T) {
 	}
 }
 
-// TestScriptsAssemble: each script the judge runs compiles once its parts
-// are put in it, and keeps no //include line.
-func TestScriptsAssemble(t *testing.T) {
-	for name, src := range map[string]string{"query.js": queryJS, "paint.js": paintJS} {
-		if _, err := goja.Compile(name, "("+src+")", true); err != nil {
-			t.Errorf("%s: %v", name, err)
-		}
-		if strings.Contains(src, "//include") {
-			t.Errorf("%s keeps an //include line", name)
-		}
+// The flat tree: slots and shadow roots, on nodes that are plain objects.
+func TestLibTree(t *testing.T) {
+	vm := libVM(t)
+	// A host with a shadow root holding a slot, and a light child
+	// assigned to it; a second child of the document's root after it.
+	if _, err := vm.RunString(`
+		var el = (name, kids) => {
+			const e = {nodeType: 1, name, childNodes: kids || []};
+			e.childNodes.forEach((c) => { c.parentNode = e; });
+			return e;
+		};
+		var slot = el("slot"), light = el("light"), host = el("host", [light]), after = el("after");
+		var shadow = {nodeType: 11, host, childNodes: [slot]};
+		slot.parentNode = shadow; host.shadowRoot = shadow; light.assignedSlot = slot;
+		var top = el("html", [host, after]);
+		top.parentNode = {nodeType: 9};
+		var doc = {documentElement: top};
+	`); err != nil {
+		t.Fatal(err)
 	}
-	if _, err := goja.Compile("page state", watchJS+";\n"+pageStateJS, true); err != nil {
-		t.Errorf("watch.js and page_state.js: %v", err)
+	for _, c := range []struct{ expr, want string }{
+		{`flatParent(light).name`, `"slot"`},
+		{`flatParent(slot).name`, `"host"`},
+		{`flatParentElement(top)`, `null`},
+		{`flatContains(host, light)`, `true`},
+		{`flatContains(light, host)`, `false`},
+		{`Array.from(composedOrder(doc), ([e, i]) => e.name + i)`, `["html0","host1","slot2","light3","after4"]`},
+	} {
+		if got := evalJSON(t, vm, c.expr); got != c.want {
+			t.Errorf("%s = %s, want %s", c.expr, got, c.want)
+		}
 	}
 }
 

@@ -6,22 +6,22 @@ import (
 	"github.com/dop251/goja"
 )
 
-// The rules of query.js's parts that need a page's computed style and
-// boxes, not its text, are tested here without a browser: on a fake page
-// whose elements are plain objects (their computed style, parent and box
-// given), in a JavaScript engine written in Go. Each case builds its own
-// page, so no part's cache carries over. What needs real layout, text and
-// ranges is tested in Chromium (fixtures_test.go, traps_test.go).
+// The parts of query.js's rules that need a page's computed style and
+// boxes, not its text, are tested here without a browser, each through
+// what it is given and what it returns: on a fake page whose elements are
+// plain objects (their computed style, parent and box given), in a
+// JavaScript engine written in Go. Each case builds its own page and its
+// own parts, so no part's cache carries over. What needs real layout,
+// text and ranges (query/words.js, the scripts whole) is tested in
+// Chromium (fixtures_test.go, traps_test.go).
 
-// fakePage defines what query.js gives its parts, over a fake page:
+// fakePage makes a fake page and what query.js gives the parts on it:
 // mk(css, parent, box) adds an element (box {l, t, r, b}, css over a
 // computed style's defaults), html and body exist, the viewport is 800 by
 // 600 and unscrolled, and every element is a root's match in the order
 // made. DOMMatrixReadOnly reads a matrix3d() alone.
 const fakePage = `
-const minAlpha = 0.05, minContrast = 1.2, minTextPx = 6;
-const NONE = [];
-const sx = 0, sy = 0;
+const minTextPx = 6;
 const designMode = false;
 const all = [];
 const DEFAULTS = {
@@ -49,8 +49,7 @@ const html = mk({}, null, { l: 0, t: 0, r: 800, b: 2000 });
 const body = mk({}, html, { l: 0, t: 0, r: 800, b: 2000 });
 html.scrollWidth = 800; html.scrollHeight = 2000;
 const doc = { documentElement: html, body, scrollingElement: html, getElementById: () => null, createRange: () => ({}) };
-const view = { innerWidth: 800, innerHeight: 600, getComputedStyle: (e) => e.css };
-const root = html;
+const view = { innerWidth: 800, innerHeight: 600, scrollX: 0, scrollY: 0, getComputedStyle: (e) => e.css };
 const roots = [{ querySelectorAll: () => all.slice(2) }];
 const orderOf = () => new Map(all.map((e, i) => [e, i]));
 // The one entry of a matrix the parts read: m33, from a matrix3d().
@@ -62,15 +61,24 @@ class DOMMatrixReadOnly {
 }
 `
 
-// queryVM is an engine with js/lib, the fake page, the elements setup
-// makes on it, and the parts of query.js loaded.
+// parts makes the parts of query.js under test on the fake page, each
+// given what it reads, as query.js makes them.
+const parts = `
+const draw = drawing({ view, designMode });
+const clip = clipping({ doc, view, minTextPx }, draw);
+const cover = covering({ doc, view, roots, orderOf }, draw, clip);
+const ink = inking(draw, cover);
+`
+
+// queryVM is an engine with the modules of query.js's parts loaded, the
+// fake page and the elements setup makes on it, and the parts made on it.
 func queryVM(t *testing.T, setup string) *goja.Runtime {
 	t.Helper()
-	vm := libVM(t)
-	if _, err := vm.RunScript("fake page", fakePage+setup); err != nil {
+	vm := goja.New()
+	loadModules(t, vm, "query/draw.js", "query/clip.js", "query/cover.js", "query/ink.js")
+	if _, err := vm.RunScript("fake page", fakePage+setup+parts); err != nil {
 		t.Fatalf("the fake page: %v", err)
 	}
-	loadJS(t, vm, "query/draw.js", "query/clip.js", "query/ink.js", "query/cover.js", "query/words.js")
 	return vm
 }
 
@@ -100,27 +108,27 @@ func TestQueryDraw(t *testing.T) {
 			const a = mk({ opacity: '0.5' }, body);
 			const b = mk({ filter: 'opacity(50%)' }, a);
 			const c = mk({ opacity: '0.1' }, b);`,
-			map[string]string{"alpha(b)": "0.25", "isRendered(b)": "true", "alpha(c)": "0.025", "isRendered(c)": "false"}},
+			map[string]string{"draw.alpha(b)": "0.25", "draw.isRendered(b)": "true", "draw.alpha(c)": "0.025", "draw.isRendered(c)": "false"}},
 		{"a mask of transparent gradients only lets nothing through", `
 			const a = mk({ maskImage: 'linear-gradient(rgba(0, 0, 0, 0), transparent)' }, body);
 			const b = mk({ maskImage: 'linear-gradient(rgb(0, 0, 0), transparent)' }, body);
 			const c = mk({ maskImage: 'url("m.png"), linear-gradient(transparent, transparent)' }, body);`,
-			map[string]string{"alpha(a)": "0", "alpha(b)": "1", "alpha(c)": "1"}},
+			map[string]string{"draw.alpha(a)": "0", "draw.alpha(b)": "1", "draw.alpha(c)": "1"}},
 		{"blurs combine as Gaussians, against a fifth of the font size", `
 			const a = mk({ filter: 'blur(3px)' }, body);
 			const b = mk({ filter: 'blur(4px)', fontSize: '25px' }, a);
 			const c = mk({ filter: 'blur(4px)', fontSize: '26px' }, a);`,
-			map[string]string{"blurred(a)": "false", "blurred(b)": "true", "blurred(c)": "false"}},
+			map[string]string{"ink.blurred(a)": "false", "ink.blurred(b)": "true", "ink.blurred(c)": "false"}},
 		{"a back face turned away hides what it holds", `
 			const a = mk({ backfaceVisibility: 'hidden', transform: 'matrix3d(-1, 0, 0, 0, 0, 1, 0, 0, 0, 0, -1, 0, 0, 0, 0, 1)' }, body);
 			const b = mk({}, a);
 			const c = mk({ backfaceVisibility: 'hidden', transform: 'rotate(10deg)' }, body);`,
-			map[string]string{"turnedAway(b)": "true", "isRendered(b)": "false", "turnedAway(c)": "false"}},
+			map[string]string{"draw.turnedAway(b)": "true", "draw.isRendered(b)": "false", "draw.turnedAway(c)": "false"}},
 		{"display: contents has no box; its parent decides", `
 			const a = mk({ display: 'none' }, body);
 			const b = mk({ display: 'contents' }, a);
 			const c = mk({ display: 'contents' }, body);`,
-			map[string]string{"isRendered(b)": "false", "isRendered(c)": "true"}},
+			map[string]string{"draw.isRendered(b)": "false", "draw.isRendered(c)": "true"}},
 	} {
 		c.check(t)
 	}
@@ -138,9 +146,9 @@ func TestQueryClip(t *testing.T) {
 			const abs = mk({ position: 'absolute' }, box);
 			const fixed = mk({ position: 'fixed' }, box);`,
 			map[string]string{
-				"boxClip(flow)":  `{"l":10,"t":10,"r":110,"b":60}`,
-				"boxClip(abs)":   `{"l":null,"t":null,"r":null,"b":null}`, // INF: JSON has no Infinity
-				"boxClip(fixed)": `{"l":0,"t":0,"r":800,"b":600}`,
+				"clip.boxClip(flow)":  `{"l":10,"t":10,"r":110,"b":60}`,
+				"clip.boxClip(abs)":   `{"l":null,"t":null,"r":null,"b":null}`, // INF: JSON has no Infinity
+				"clip.boxClip(fixed)": `{"l":0,"t":0,"r":800,"b":600}`,
 			}},
 		{"a scroll container that shows a line frees its axis; one that shows less shuts it", `
 			const free = mk({ overflowX: 'hidden', overflowY: 'auto' }, body, { l: 0, t: 100, r: 200, b: 300 });
@@ -148,26 +156,26 @@ func TestQueryClip(t *testing.T) {
 			const inFree = mk({}, free);
 			const inShut = mk({}, shut);`,
 			map[string]string{
-				"contentClip(free)": `{"l":0,"t":null,"r":200,"b":null}`,
-				"contentClip(shut)": `{"l":null,"t":100,"r":null,"b":103}`,
-				"areaOf(inFree)":    `{"l":0,"r":800,"t":null,"b":null}`,
-				"areaOf(inShut)":    `{"l":0,"r":800,"t":0,"b":2000}`,
+				"clip.contentClip(free)": `{"l":0,"t":null,"r":200,"b":null}`,
+				"clip.contentClip(shut)": `{"l":null,"t":100,"r":null,"b":103}`,
+				"clip.areaOf(inFree)":    `{"l":0,"r":800,"t":null,"b":null}`,
+				"clip.areaOf(inShut)":    `{"l":0,"r":800,"t":0,"b":2000}`,
 			}},
 		{"the clip property and a clip-path cut the box", `
 			const a = mk({ position: 'absolute', clip: 'rect(0px, 1px, 1px, 0px)' }, body, { l: 50, t: 50, r: 150, b: 70 });
 			const b = mk({ clipPath: 'inset(0px 50% 0px 0px)' }, body, { l: 0, t: 0, r: 100, b: 20 });`,
 			map[string]string{
-				"contentClip(a)": `{"l":50,"t":50,"r":51,"b":51}`,
-				"contentClip(b)": `{"l":0,"t":0,"r":50,"b":20}`,
+				"clip.contentClip(a)": `{"l":50,"t":50,"r":51,"b":51}`,
+				"clip.contentClip(b)": `{"l":0,"t":0,"r":50,"b":20}`,
 			}},
 		{"readable text keeps its width, less a fifth of a line, and half its height", `
 			const r = { left: 0, top: 0, right: 100, bottom: 10, width: 100, height: 10 };`,
 			map[string]string{
-				"readable(r, {l: 0, t: 0, r: 99, b: 10})":  "true",
-				"readable(r, {l: 0, t: 0, r: 97, b: 10})":  "false",
-				"readable(r, {l: 0, t: 4, r: 100, b: 10})": "true",
-				"readable(r, {l: 0, t: 5, r: 100, b: 10})": "false", // 5px: under minTextPx
-				"shows(r, {l: 0, t: 0, r: 2, b: 2}, 2, 2)": "true",
+				"clip.readable(r, {l: 0, t: 0, r: 99, b: 10})":  "true",
+				"clip.readable(r, {l: 0, t: 0, r: 97, b: 10})":  "false",
+				"clip.readable(r, {l: 0, t: 4, r: 100, b: 10})": "true",
+				"clip.readable(r, {l: 0, t: 5, r: 100, b: 10})": "false", // 5px: under minTextPx
+				"clip.shows(r, {l: 0, t: 0, r: 2, b: 2}, 2, 2)": "true",
 			}},
 	} {
 		c.check(t)
@@ -184,16 +192,16 @@ func TestQueryInk(t *testing.T) {
 			const dark = mk({ color: 'rgb(20, 20, 20)', webkitTextFillColor: 'rgb(20, 20, 20)' }, panel, { l: 10, t: 40, r: 110, b: 60 });
 			const hero = mk({ position: 'absolute', zIndex: '-1', backgroundColor: 'rgb(0, 0, 80)' }, body, { l: 0, t: 500, r: 800, b: 700 });
 			const onHero = mk({ color: 'rgb(255, 255, 255)', webkitTextFillColor: 'rgb(255, 255, 255)' }, body, { l: 10, t: 550, r: 110, b: 570 });`,
-			map[string]string{"noInk(pale)": "true", "noInk(dark)": "false", "noInk(onHero)": "false"}},
+			map[string]string{"ink.noInk(pale)": "true", "ink.noInk(dark)": "false", "ink.noInk(onHero)": "false"}},
 		{"transparent ink, a stroke, and background-clip: text", `
 			const clear = mk({ webkitTextFillColor: 'rgba(0, 0, 0, 0)' }, body);
 			const stroked = mk({ webkitTextFillColor: 'rgba(0, 0, 0, 0)', webkitTextStrokeWidth: '1px' }, body);
 			const clipped = mk({ webkitTextFillColor: 'rgba(0, 0, 0, 0)', backgroundClip: 'text' }, body);`,
-			map[string]string{"noInk(clear)": "true", "noInk(stroked)": "false", "noInk(clipped)": "false"}},
+			map[string]string{"ink.noInk(clear)": "true", "ink.noInk(stroked)": "false", "ink.noInk(clipped)": "false"}},
 		{"behind an image the judge does not guess", `
 			const pic = mk({ backgroundImage: 'url("a.png")' }, body);
 			const grad = mk({ backgroundImage: 'linear-gradient(rgb(255, 255, 255), rgb(250, 250, 250))' }, body);`,
-			map[string]string{"backdrop(pic)": "null", "backdrop(grad)": "[[255,255,255,1],[250,250,250,1]]"}},
+			map[string]string{"ink.backdrop(pic)": "null", "ink.backdrop(grad)": "[[255,255,255,1],[250,250,250,1]]"}},
 	} {
 		c.check(t)
 	}
@@ -208,27 +216,27 @@ func TestQueryCover(t *testing.T) {
 			const over = mk({ position: 'absolute', backgroundColor: 'rgb(255, 255, 255)' }, body, { l: 0, t: 0, r: 200, b: 50 });
 			const under = mk({ position: 'absolute', zIndex: '-1', backgroundColor: 'rgb(255, 255, 255)' }, body, { l: 0, t: 0, r: 200, b: 50 });
 			const r = text.getBoundingClientRect();`,
-			map[string]string{"above(over, text)": "true", "above(under, text)": "false", "coveredBy(r, text)": "true"}},
+			map[string]string{"cover.above(over, text)": "true", "cover.above(under, text)": "false", "cover.coveredBy(r, text)": "true"}},
 		{"a higher z-index wins; among equals, the later in tree order", `
 			const low = mk({ position: 'relative', zIndex: '1' }, body);
 			const lowText = mk({}, low, { l: 0, t: 0, r: 100, b: 20 });
 			const high = mk({ position: 'absolute', zIndex: '2', backgroundColor: 'rgb(0, 0, 0)' }, body);
 			const same = mk({ position: 'absolute', zIndex: '1', backgroundColor: 'rgb(0, 0, 0)' }, body);
 			const later = mk({ position: 'relative', zIndex: '1' }, body);`,
-			map[string]string{"above(high, lowText)": "true", "above(same, lowText)": "true", "above(low, later)": "false"}},
+			map[string]string{"cover.above(high, lowText)": "true", "cover.above(same, lowText)": "true", "cover.above(low, later)": "false"}},
 		{"a fixed bar covers nothing; a fixed wall filling the viewport covers the page", `
 			const bar = mk({ position: 'fixed', backgroundColor: 'rgb(0, 0, 0)' }, body, { l: 0, t: 0, r: 800, b: 40 });
 			const wall = mk({ position: 'fixed', backgroundColor: 'rgb(0, 0, 0)' }, body, { l: 0, t: 0, r: 800, b: 600 });
 			const text = mk({}, body, { l: 0, t: 1500, r: 100, b: 1520 });`,
-			map[string]string{"covers().map((c) => c.el === wall)": "[true]", "coveredBy(text.getBoundingClientRect(), text)": "true"}},
+			map[string]string{"cover.covers().map((c) => c.el === wall)": "[true]", "cover.coveredBy(text.getBoundingClientRect(), text)": "true"}},
 		{"a negative z-index sinks text under its ancestors' opaque backgrounds", `
 			const card = mk({ backgroundColor: 'rgb(255, 255, 255)' }, body, { l: 0, t: 0, r: 300, b: 100 });
 			const sunkText = mk({ position: 'relative', zIndex: '-1' }, card, { l: 10, t: 10, r: 110, b: 30 });
 			const plain = mk({}, card, { l: 10, t: 40, r: 110, b: 60 });`,
 			map[string]string{
-				"sunkUnder(sunkText)": `[{"l":0,"t":0,"r":300,"b":100}]`,
-				"coveredBy(sunkText.getBoundingClientRect(), sunkText)": "true",
-				"coveredBy(plain.getBoundingClientRect(), plain)":       "false",
+				"cover.sunkUnder(sunkText)":                                   `[{"l":0,"t":0,"r":300,"b":100}]`,
+				"cover.coveredBy(sunkText.getBoundingClientRect(), sunkText)": "true",
+				"cover.coveredBy(plain.getBoundingClientRect(), plain)":       "false",
 			}},
 		{"an element's own box lies wholly under a cover, or shows", `
 			const item = mk({}, body, { l: 10, t: 10, r: 50, b: 30 });
@@ -236,8 +244,8 @@ func TestQueryCover(t *testing.T) {
 			const wide = mk({}, body, { l: 10, t: 10, r: 90, b: 30 });
 			const all4 = { l: -Infinity, t: -Infinity, r: Infinity, b: Infinity };`,
 			map[string]string{
-				"buried(item.getBoundingClientRect(), all4, item)": "true",
-				"buried(wide.getBoundingClientRect(), all4, wide)": "false",
+				"cover.buried(item.getBoundingClientRect(), all4, item)": "true",
+				"cover.buried(wide.getBoundingClientRect(), all4, wide)": "false",
 			}},
 	} {
 		c.check(t)

@@ -1,8 +1,8 @@
-// paint.js is a function of (op, arg) that the judge calls, in its
-// isolated world, to see whether words that query.js found are painted on
-// the screen. Words are [node, start, end] (a text node's data [start,
-// end)) or [element, -1 | -2, 0] (the text of its ::before or ::after),
-// nodes numbered as query.js numbered them. The operations:
+// paint.js exports paint, a function of (op, arg) that the judge calls,
+// in its isolated world, to see whether words that query.js found are
+// painted on the screen. Words are [node, start, end] (a text node's
+// data [start, end)) or [element, -1 | -2, 0] (the text of its ::before
+// or ::after), nodes numbered as query.js numbered them. The operations:
 //   words  arg {spans}: for each span, its words (runs of non-space) in
 //          order, as [node, start, end].
 //   locate arg {words}: brings the first word into view, scrolling the
@@ -36,8 +36,9 @@
 //   conceal: skips again what reveal rendered, and puts back in place
 //          what was in the middle of the viewport and the scroll
 //          positions of the boxes around what it rendered.
-function (op, arg) {
-  //include: lib/tree.js lib/colour.js lib/shapes.js lib/text.js
+import { flatChildren, flatParent, flatParentElement } from './lib/tree.js';
+
+export function paint(op, arg) {
   const doc = document;
   const view = doc.defaultView;
   const reg = globalThis.__contractbenchJudge || (globalThis.__contractbenchJudge = { nodes: [], ids: new Map() });

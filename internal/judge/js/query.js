@@ -1,5 +1,5 @@
-// query.js is a function of (queries, maxTexts, maxChars, minTextPx,
-// rejected) that returns, for each query {selector, contains} in order,
+// query.js exports query, a function of (queries, maxTexts, maxChars,
+// minTextPx, rejected) that returns, for each query {selector, contains} in order,
 // either
 // {count, hidden, texts, cut, found} or {error}:
 //   count   the number of matches a person can see (the rules below);
@@ -76,8 +76,15 @@
 //     and either its own box, clipped as above, is at least 2px by 2px and
 //     not wholly under an opaque box painted over it, or it holds seen text
 //     or a seen element.
-function (queries, maxTexts, maxChars, minTextPx, rejected) {
-  //include: lib/tree.js lib/colour.js lib/shapes.js lib/text.js
+import { cutText, excerpt, fold, foldText, spansOf } from './lib/text.js';
+import { composedOrder, once, openRoots } from './lib/tree.js';
+import { clipping } from './query/clip.js';
+import { covering } from './query/cover.js';
+import { drawing } from './query/draw.js';
+import { inking } from './query/ink.js';
+import { reading } from './query/words.js';
+
+export function query(queries, maxTexts, maxChars, minTextPx, rejected) {
   // The nodes the answers name, by number: the judge's paint check
   // (paint.js) reads them in this world after the query returns.
   const reg = globalThis.__contractbenchJudge || (globalThis.__contractbenchJudge = { nodes: [], ids: new Map() });
@@ -100,51 +107,20 @@ function (queries, maxTexts, maxChars, minTextPx, rejected) {
     if (!refused.has(node)) refused.set(node, []);
     refused.get(node).push([start, end]);
   }
-  const isRefused = (node, start, end) =>
-    (refused.get(node) || NONE).some(([s, e]) => (s < 0 ? s === start : s < end && start < e));
-  // Below this opacity (or colour alpha) nothing is seen, and text whose
-  // contrast with its background is below minContrast is not read.
-  const minAlpha = 0.05;
-  const minContrast = 1.2;
   const doc = document;
   const view = doc.defaultView;
-  const root = doc.scrollingElement || doc.documentElement;
-  const sx = view.scrollX, sy = view.scrollY;
   const designMode = doc.designMode === 'on';
-  // An empty list, shared.
-  const NONE = [];
-  // The elements with content-visibility: auto around text not seen.
-  const skipping = new Set();
+  // Every open shadow root, and the composed tree order of elements for
+  // sorting matches across roots, made when first asked for.
+  const roots = openRoots(doc);
+  const orderOf = once(() => composedOrder(doc));
 
-  //include: query/draw.js query/clip.js query/ink.js query/cover.js query/words.js
-
-  // Every open shadow root, in composed tree order.
-  const roots = [doc];
-  const findRoots = (node) => {
-    const walker = doc.createTreeWalker(node, NodeFilter.SHOW_ELEMENT);
-    for (let el = walker.currentNode; el; el = walker.nextNode()) {
-      if (el.nodeType === 1 && el.shadowRoot) {
-        roots.push(el.shadowRoot);
-        findRoots(el.shadowRoot);
-      }
-    }
-  };
-  findRoots(doc);
-
-  // Composed tree order of elements, for sorting matches across roots.
-  let order = null;
-  const orderOf = () => {
-    if (order) return order;
-    order = new Map();
-    let i = 0;
-    const visit = (node) => {
-      if (node.nodeType === 1) order.set(node, i++);
-      if (node.nodeType === 1 && node.shadowRoot) for (const c of node.shadowRoot.childNodes) visit(c);
-      for (const c of node.childNodes) visit(c);
-    };
-    visit(doc.documentElement);
-    return order;
-  };
+  // The rules, each part given what it reads.
+  const draw = drawing({ view, designMode });
+  const clip = clipping({ doc, view, minTextPx }, draw);
+  const cover = covering({ doc, view, roots, orderOf }, draw, clip);
+  const ink = inking(draw, cover);
+  const { collect, skipping } = reading({ doc, view, minTextPx, refused }, draw, clip, ink, cover);
 
   const results = queries.map(({ selector, contains }) => {
     let found = [];

@@ -2,7 +2,7 @@
 
 // rgba parses a computed colour as [r, g, b, a], or null for a form it
 // does not know.
-const rgba = (color) => {
+export const rgba = (color) => {
   if (!color) return null;
   if (color === 'transparent') return [0, 0, 0, 0];
   const m = /^rgba?\(([^)]*)\)$/.exec(color);
@@ -18,7 +18,13 @@ const luminance = (c) => {
 };
 
 // The contrast ratio of two colours, by WCAG's formula: 1 to 21.
-const contrast = (f, c) => {
+export const contrast = (f, c) => {
   const a = luminance(f), b = luminance(c);
   return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+};
+
+// transparent tells a colour (nearly) transparent: its alpha under below.
+export const transparent = (color, below) => {
+  const c = rgba(color);
+  return c !== null && c[3] < below;
 };

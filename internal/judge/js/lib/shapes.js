@@ -1,17 +1,17 @@
 // shapes.js: boxes {l, t, r, b} and the shapes that clip them.
 
-const INF = { l: -Infinity, t: -Infinity, r: Infinity, b: Infinity };
+export const INF = { l: -Infinity, t: -Infinity, r: Infinity, b: Infinity };
 const NOTHING = { l: 0, t: 0, r: 0, b: 0 };
 // boxOf is a DOMRect as a box.
-const boxOf = (r) => ({ l: r.left, t: r.top, r: r.right, b: r.bottom });
-const meet = (a, b) => ({ l: Math.max(a.l, b.l), t: Math.max(a.t, b.t), r: Math.min(a.r, b.r), b: Math.min(a.b, b.b) });
+export const boxOf = (r) => ({ l: r.left, t: r.top, r: r.right, b: r.bottom });
+export const meet = (a, b) => ({ l: Math.max(a.l, b.l), t: Math.max(a.t, b.t), r: Math.min(a.r, b.r), b: Math.min(a.b, b.b) });
 
 // clipPathBox bounds what a clip-path leaves of box b (a DOMRect): an
 // inset() cuts its sides, a polygon() is bounded by its points, a
 // circle() or ellipse() with a radius of 0 and a url() naming a clipPath
 // that emptyClip(id) says has no shape leave nothing; other shapes are
 // bounded by the box.
-const clipPathBox = (path, b, emptyClip) => {
+export const clipPathBox = (path, b, emptyClip) => {
   const len = (v, whole) => (v.endsWith('%') ? (parseFloat(v) / 100) * whole : parseFloat(v) || 0);
   const whole = boxOf(b);
   let m = /^inset\(([^)]*)\)/.exec(path);

@@ -9,7 +9,7 @@ const isWS = (c) =>
 // foldText is fold's text alone, quicker: a run of white space is one
 // space, none at either end.
 const WS_RUN = /[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/g;
-const foldText = (segs) => {
+export const foldText = (segs) => {
   let t = segs.map((g) => g.s).join('').replace(WS_RUN, ' ');
   if (t.startsWith(' ')) t = t.slice(1);
   if (t.endsWith(' ')) t = t.slice(0, -1);
@@ -19,7 +19,7 @@ const foldText = (segs) => {
 // fold joins segments {s, ...} and folds their white space, keeping for
 // each character of the text the segment (seg, or -1 for a space that
 // stands for a run) and the place in it (off) it came from.
-const fold = (segs) => {
+export const fold = (segs) => {
   const parts = [], seg = [], off = [];
   let space = false, n = 0;
   segs.forEach((g, i) => {
@@ -53,7 +53,7 @@ const fold = (segs) => {
 // of a folded text, segments being {s, node, at, pseudo}: [id, start, end)
 // of a text node's data, or [id, -1 | -2, 0] for the text of an
 // element's ::before or ::after (at is -1 or -2), id the node's number.
-const spansOf = (segs, folded, at, n, idOf) => {
+export const spansOf = (segs, folded, at, n, idOf) => {
   const spans = new Map();
   for (let k = at; k < at + n; k++) {
     const i = folded.seg[k];
@@ -73,7 +73,7 @@ const spansOf = (segs, folded, at, n, idOf) => {
 // strings, attr() values (attr(name) gives the attribute's value) and
 // quotes, up to the alternative text after a '/'. Counters, images and
 // other functions generate nothing here.
-const contentText = (content, attr) => {
+export const contentText = (content, attr) => {
   if (!content || content === 'none' || content === 'normal') return '';
   const unescape = (s) => s.replace(/\\([0-9a-fA-F]{1,6})\s?|\\(.)/g, (_, hex, ch) => (hex ? String.fromCodePoint(parseInt(hex, 16)) : ch));
   const TOKEN = /"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|attr\(\s*([^)\s]+)\s*\)|(open|close)-quote|\/|[a-z-]+\([^)]*\)|\S+/g;
@@ -89,7 +89,7 @@ const contentText = (content, attr) => {
 
 // cutText cuts s to at most max UTF-16 units, never splitting a surrogate
 // pair.
-const cutText = (s, max) => {
+export const cutText = (s, max) => {
   if (s.length <= max) return s;
   let end = max;
   const last = s.charCodeAt(end - 1);
@@ -98,7 +98,7 @@ const cutText = (s, max) => {
 };
 
 // excerpt is the text around characters [at, at+n), 60 on each side.
-const excerpt = (text, at, n) => {
+export const excerpt = (text, at, n) => {
   const start = Math.max(0, at - 60), end = Math.min(text.length, at + n + 60);
   return (start > 0 ? '…' : '') + text.slice(start, end) + (end < text.length ? '…' : '');
 };

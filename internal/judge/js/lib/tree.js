@@ -2,7 +2,7 @@
 
 // The parent in the flat tree: the slot an element is assigned to, or
 // the host of a shadow root.
-const flatParent = (node) => {
+export const flatParent = (node) => {
   if (node.assignedSlot) return node.assignedSlot;
   const p = node.parentNode;
   if (!p) return null;
@@ -11,14 +11,14 @@ const flatParent = (node) => {
 };
 
 // The parent element in the flat tree, or null at the top.
-const flatParentElement = (node) => {
+export const flatParentElement = (node) => {
   const p = flatParent(node);
   return p && p.nodeType === 1 ? p : null;
 };
 
 // once returns f computed at most once per argument: what a rule decides
 // of an element is kept for the rest of the query.
-const once = (f) => {
+export const once = (f) => {
   const kept = new Map();
   return (x) => {
     if (kept.has(x)) return kept.get(x);
@@ -29,7 +29,7 @@ const once = (f) => {
 };
 
 // The children in the flat tree.
-const flatChildren = (node) => {
+export const flatChildren = (node) => {
   if (node.nodeType === 1) {
     if (node.shadowRoot) return node.shadowRoot.childNodes;
     if (node.localName === 'slot' && typeof node.assignedNodes === 'function') {
@@ -38,4 +38,42 @@ const flatChildren = (node) => {
     }
   }
   return node.childNodes;
+};
+
+// flatContains tells whether a is el or one of its ancestors in the flat
+// tree.
+export const flatContains = (a, el) => {
+  for (let e = el; e && e.nodeType === 1; e = flatParent(e)) if (e === a) return true;
+  return false;
+};
+
+// openRoots is the document and every open shadow root in it, in
+// composed tree order.
+export const openRoots = (doc) => {
+  const roots = [doc];
+  const find = (node) => {
+    const walker = doc.createTreeWalker(node, NodeFilter.SHOW_ELEMENT);
+    for (let el = walker.currentNode; el; el = walker.nextNode()) {
+      if (el.nodeType === 1 && el.shadowRoot) {
+        roots.push(el.shadowRoot);
+        find(el.shadowRoot);
+      }
+    }
+  };
+  find(doc);
+  return roots;
+};
+
+// composedOrder numbers the elements of the document in composed tree
+// order, for sorting matches across roots.
+export const composedOrder = (doc) => {
+  const order = new Map();
+  let i = 0;
+  const visit = (node) => {
+    if (node.nodeType === 1) order.set(node, i++);
+    if (node.nodeType === 1 && node.shadowRoot) for (const c of node.shadowRoot.childNodes) visit(c);
+    for (const c of node.childNodes) visit(c);
+  };
+  visit(doc.documentElement);
+  return order;
 };
