@@ -11,10 +11,13 @@ import (
 )
 
 // Options configures Launch. The zero value launches a headless Chromium
-// from its usual Debian location with the sandbox on.
+// from its usual Debian location with the sandbox on: the headless shell
+// when it is installed, else the full browser run --headless=new.
 type Options struct {
 	// ExecPath is the Chromium binary. Empty means the first of
-	// DefaultExecPaths that exists.
+	// DefaultExecPaths that exists (with Headful, the first that is no
+	// headless shell). A headless shell (see IsHeadlessShell) is launched
+	// as it is, any other Chromium with --headless=new.
 	ExecPath string
 	// Flags are extra command-line switches, appended after the defaults
 	// (for example the replay server's --host-resolver-rules and
@@ -23,7 +26,8 @@ type Options struct {
 	Flags []string
 	// NoSandbox adds --no-sandbox, which Chromium needs when run as root.
 	NoSandbox bool
-	// Headful shows a window; the zero value runs --headless=new.
+	// Headful shows a window; the zero value runs headless. A headless
+	// shell cannot show one.
 	Headful bool
 	// Stderr, if set, receives everything Chromium writes to stdout and
 	// stderr. It must not block for long: Chromium stalls when its output
@@ -39,9 +43,16 @@ type Options struct {
 	TempDir string
 }
 
-// DefaultExecPaths are where Debian's chromium package puts the browser: the
-// launcher script first, then the binary it runs.
-var DefaultExecPaths = []string{"/usr/bin/chromium", "/usr/lib/chromium/chromium"}
+// DefaultExecPaths are where Debian's packages put the browser, each
+// launcher script before the binary it runs: the headless shell
+// (chromium-headless-shell) first, which has none of the browser's own
+// user interface to lay out and composite and so costs a task less of the
+// processor (docs/decisions/0041-the-headless-shell.md), then the full
+// browser (chromium).
+var DefaultExecPaths = []string{
+	"/usr/bin/chromium-headless-shell", "/usr/lib/chromium/chromium-headless-shell",
+	"/usr/bin/chromium", "/usr/lib/chromium/chromium",
+}
 
 // startupTimeout bounds how long Launch waits for the DevTools endpoint when
 // the caller's context has no earlier deadline. A healthy Chromium answers
@@ -71,7 +82,17 @@ type Browser struct {
 
 	// proc is the launched process; nil for an attached browser.
 	proc *process
+
+	// shell is whether the browser is a headless shell, whose windows have
+	// no toolbar above the page.
+	shell bool
 }
+
+// WindowHeight is the height to give a window opened over CDP
+// (Target.createTarget's height) so that its page's viewport is
+// ViewportHeight: the full browser lays out its hidden toolbar above the
+// page, a headless shell nothing.
+func (b *Browser) WindowHeight() int { return windowHeight(b.shell) }
 
 // URL returns the DevTools HTTP endpoint, http://127.0.0.1:PORT. CDP clients
 // that discover the browser themselves take it: chromedp's remote allocator,
@@ -147,19 +168,28 @@ func (e *crashError) Error() string {
 func (e *crashError) Unwrap() error { return e.Err }
 
 // findExecPath resolves Options.ExecPath: path itself when set, else the
-// first of candidates that exists.
-func findExecPath(path string, candidates []string) (string, error) {
+// first of candidates that exists. A headful launch passes over headless
+// shells, and refuses one it is given.
+func findExecPath(path string, headful bool, candidates []string) (string, error) {
 	if path != "" {
+		if headful && IsHeadlessShell(path) {
+			return "", fmt.Errorf("chromium at %s is a headless shell, which cannot show a window", path)
+		}
 		if _, err := os.Stat(path); err != nil {
 			return "", fmt.Errorf("chromium at %s: %w", path, err)
 		}
 		return path, nil
 	}
+	var looked []string
 	for _, p := range candidates {
+		if headful && IsHeadlessShell(p) {
+			continue
+		}
+		looked = append(looked, p)
 		if _, err := os.Stat(p); err == nil {
 			return p, nil
 		}
 	}
-	return "", fmt.Errorf("no chromium at %s: install it with \"apt-get install chromium\" or pass its path: %w",
-		strings.Join(candidates, " or "), os.ErrNotExist)
+	return "", fmt.Errorf("no chromium at %s: install it with \"apt-get install chromium-headless-shell chromium\" or pass its path: %w",
+		strings.Join(looked, " or "), os.ErrNotExist)
 }

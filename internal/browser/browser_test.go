@@ -123,18 +123,23 @@ func TestViewportOfEveryNewPage(t *testing.T) {
 				t.Fatalf("bringing the page to the front: %v", err)
 			}
 			res, err := cdpconn.Send(sctx, conn, att.SessionID, runtime.Evaluate, runtime.EvaluateParams{
-				Expression:    `[window.innerWidth, window.innerHeight]`,
+				Expression:    `[window.innerWidth, window.innerHeight, screen.width, screen.height]`,
 				ReturnByValue: new(true),
 			})
 			if err != nil || res.ExceptionDetails != nil {
 				t.Fatalf("reading the viewport: %v %v", err, res.ExceptionDetails)
 			}
-			var size [2]int
+			var size [4]int
 			if err := json.Unmarshal(res.Result.Value, &size); err != nil {
 				t.Fatalf("reading the viewport: %s: %v", res.Result.Value, err)
 			}
-			if want := [2]int{ViewportWidth, ViewportHeight}; size != want {
+			if want := [2]int{ViewportWidth, ViewportHeight}; [2]int(size[:2]) != want {
 				t.Errorf("viewport = %dx%d, want %dx%d", size[0], size[1], want[0], want[1])
+			}
+			// Pages that size themselves by the screen lay out as on a
+			// screen at least as large as the window.
+			if size[2] < ViewportWidth || size[3] < ViewportHeight {
+				t.Errorf("screen = %dx%d, smaller than the viewport %dx%d", size[2], size[3], ViewportWidth, ViewportHeight)
 			}
 			// The judge's screenshot is of the viewport, so it must match.
 			shot, err := cdpconn.Send(sctx, conn, att.SessionID, page.CaptureScreenshot, page.CaptureScreenshotParams{})
@@ -333,6 +338,13 @@ func TestCloseCleansUp(t *testing.T) {
 	var out syncBuffer
 	opts := withTempDir(t, testOptions())
 	opts.Stderr = &out
+	// The full browser, whose process singleton puts a socket under
+	// TMPDIR; a headless shell writes nothing there.
+	full, err := findExecPath("", true, DefaultExecPaths)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.ExecPath = full
 	b, err := Launch(t.Context(), opts)
 	if err != nil {
 		t.Fatal(err)
@@ -410,25 +422,31 @@ func TestFindExecPath(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	present := filepath.Join(dir, "chromium")
-	if err := os.WriteFile(present, nil, 0o755); err != nil {
-		t.Fatal(err)
+	shell := filepath.Join(dir, "chromium-headless-shell")
+	for _, p := range []string{present, shell} {
+		if err := os.WriteFile(p, nil, 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
 	absent := filepath.Join(dir, "absent")
 	for _, tc := range []struct {
 		name       string
 		path       string
+		headful    bool
 		candidates []string
 		want       string
 		wantErr    []string
 	}{
-		{"explicit path", present, nil, present, nil},
-		{"first candidate that exists", "", []string{absent, present}, present, nil},
-		{"explicit path missing", absent, []string{present}, "", []string{absent}},
-		{"no candidate exists", "", []string{absent, absent + "2"}, "", []string{absent + " or " + absent + "2", "apt-get install chromium"}},
+		{"explicit path", present, false, nil, present, nil},
+		{"first candidate that exists", "", false, []string{absent, present}, present, nil},
+		{"the headless shell first", "", false, []string{shell, present}, shell, nil},
+		{"headful passes over the headless shell", "", true, []string{shell, present}, present, nil},
+		{"explicit path missing", absent, false, []string{present}, "", []string{absent}},
+		{"no candidate exists", "", false, []string{absent, absent + "2"}, "", []string{absent + " or " + absent + "2", "apt-get install chromium-headless-shell chromium"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := findExecPath(tc.path, tc.candidates)
+			got, err := findExecPath(tc.path, tc.headful, tc.candidates)
 			if got != tc.want {
 				t.Errorf("findExecPath = %q, want %q", got, tc.want)
 			}
@@ -445,6 +463,9 @@ func TestFindExecPath(t *testing.T) {
 			}
 		})
 	}
+	if _, err := findExecPath(shell, true, nil); err == nil || !strings.Contains(err.Error(), "cannot show a window") {
+		t.Errorf("a headful launch of %s: error %v, want one saying it cannot show a window", shell, err)
+	}
 }
 
 func TestCommandLine(t *testing.T) {
@@ -452,14 +473,22 @@ func TestCommandLine(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		opts    Options
+		shell   bool
 		has     []string
 		hasNot  []string
 		lastArg string
 	}{
 		{
 			name:    "defaults",
-			has:     []string{"--headless=new", "--user-data-dir=/p", "--remote-debugging-port=0", "--window-size=1280,887", "--test-type", "--disable-features=AutofillServerCommunication,"},
+			has:     []string{"--headless=new", "--user-data-dir=/p", "--remote-debugging-port=0", "--window-size=1280,887", "--screen-info={1280x887}", "--test-type", "--disable-features=AutofillServerCommunication,"},
 			hasNot:  []string{"--no-sandbox"},
+			lastArg: "about:blank",
+		},
+		{
+			name:    "headless shell",
+			shell:   true,
+			has:     []string{"--user-data-dir=/p", "--window-size=1280,800", "--test-type", "--disable-features=AutofillServerCommunication,"},
+			hasNot:  []string{"--headless=new", "--screen-info", "--no-sandbox"},
 			lastArg: "about:blank",
 		},
 		{
@@ -476,7 +505,7 @@ func TestCommandLine(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			args := commandLine(tc.opts, "/p")
+			args := commandLine(tc.opts, tc.shell, "/p")
 			joined := strings.Join(args, "\n")
 			for _, h := range tc.has {
 				if !strings.Contains(joined, h) {
