@@ -49,6 +49,9 @@ defaults to their number): any Chromium with a DevTools endpoint, here or
 elsewhere. Under --isolate context the replay web reaches it through the
 contexts' proxies; under --isolate process it can only use its own
 network (--web live). The report says which (its "browsers" line).
+The Chromium launched is Debian's chromium-headless-shell (no browser
+UI of its own to draw), else chromium run --headless=new; the env
+CONTRACTBENCH_CHROMIUM names another binary.
 
 The report is <out>/<name>.{md,json,html} plus <out>/junit.xml (the latest
 run's). The default run of a commit (replay agent, builtin server, replay
