@@ -11,13 +11,11 @@ import (
 )
 
 // Options configures Launch. The zero value launches a headless Chromium
-// from its usual Debian location with the sandbox on: the headless shell
-// when it is installed, else the full browser run --headless=new.
+// from its usual Debian location with the sandbox on.
 type Options struct {
 	// ExecPath is the Chromium binary. Empty means the first of
-	// DefaultExecPaths that exists (with Headful, the first that is no
-	// headless shell). A headless shell (see IsHeadlessShell) is launched
-	// as it is, any other Chromium with --headless=new.
+	// DefaultExecPaths that exists. A headless shell (see IsHeadlessShell)
+	// is launched as it is, any other Chromium with --headless=new.
 	ExecPath string
 	// Flags are extra command-line switches, appended after the defaults
 	// (for example the replay server's --host-resolver-rules and
@@ -43,16 +41,12 @@ type Options struct {
 	TempDir string
 }
 
-// DefaultExecPaths are where Debian's packages put the browser, each
-// launcher script before the binary it runs: the headless shell
-// (chromium-headless-shell) first, which has none of the browser's own
-// user interface to lay out and composite and so costs a task less of the
-// processor (docs/decisions/0041-the-headless-shell.md), then the full
-// browser (chromium).
-var DefaultExecPaths = []string{
-	"/usr/bin/chromium-headless-shell", "/usr/lib/chromium/chromium-headless-shell",
-	"/usr/bin/chromium", "/usr/lib/chromium/chromium",
-}
+// DefaultExecPaths are where Debian's chromium package puts the browser: the
+// launcher script first, then the binary it runs. The headless shell
+// (chromium-headless-shell) is no default: it costs a task less of the
+// processor, but where Chromium shows its network error page it shows an
+// empty one (docs/decisions/0041-the-headless-shell.md).
+var DefaultExecPaths = []string{"/usr/bin/chromium", "/usr/lib/chromium/chromium"}
 
 // startupTimeout bounds how long Launch waits for the DevTools endpoint when
 // the caller's context has no earlier deadline. A healthy Chromium answers
@@ -168,8 +162,8 @@ func (e *crashError) Error() string {
 func (e *crashError) Unwrap() error { return e.Err }
 
 // findExecPath resolves Options.ExecPath: path itself when set, else the
-// first of candidates that exists. A headful launch passes over headless
-// shells, and refuses one it is given.
+// first of candidates that exists. A headful launch refuses a headless
+// shell.
 func findExecPath(path string, headful bool, candidates []string) (string, error) {
 	if path != "" {
 		if headful && IsHeadlessShell(path) {
@@ -180,16 +174,11 @@ func findExecPath(path string, headful bool, candidates []string) (string, error
 		}
 		return path, nil
 	}
-	var looked []string
 	for _, p := range candidates {
-		if headful && IsHeadlessShell(p) {
-			continue
-		}
-		looked = append(looked, p)
 		if _, err := os.Stat(p); err == nil {
 			return p, nil
 		}
 	}
-	return "", fmt.Errorf("no chromium at %s: install it with \"apt-get install chromium-headless-shell chromium\" or pass its path: %w",
-		strings.Join(looked, " or "), os.ErrNotExist)
+	return "", fmt.Errorf("no chromium at %s: install it with \"apt-get install chromium\" or pass its path: %w",
+		strings.Join(candidates, " or "), os.ErrNotExist)
 }

@@ -65,12 +65,45 @@ const viewportPage = `<!doctype html><title>viewport</title>
 
 func TestViewportOfEveryNewPage(t *testing.T) {
 	t.Parallel()
+	t.Run("chromium --headless=new", func(t *testing.T) {
+		t.Parallel()
+		viewportsOf(t, shared)
+	})
+	t.Run("headless shell", func(t *testing.T) {
+		t.Parallel()
+		shell := "/usr/bin/chromium-headless-shell"
+		if _, err := os.Stat(shell); err != nil {
+			t.Skipf("no headless shell to launch (apt-get install chromium-headless-shell): %v", err)
+		}
+		opts := testOptions()
+		opts.ExecPath = shell
+		b, err := Launch(t.Context(), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer b.Close()
+		// A browser attached to knows the shell by its product.
+		a, err := Attach(t.Context(), b.URL())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer a.Close()
+		if b.WindowHeight() != ViewportHeight || a.WindowHeight() != ViewportHeight {
+			t.Errorf("a headless shell's window height: launched %d, attached %d, want %d (it has no toolbar)", b.WindowHeight(), a.WindowHeight(), ViewportHeight)
+		}
+		viewportsOf(t, b)
+	})
+}
+
+// viewportsOf checks that every way a page comes to exist in b gives it a
+// 1280x800 viewport.
+func viewportsOf(t *testing.T, b *Browser) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, viewportPage)
 	}))
 	defer srv.Close()
 
-	ctx := remoteContext(t, shared.URL())
+	ctx := remoteContext(t, b.URL())
 	tabs := []struct {
 		name string
 		// open opens a page and returns its target.
@@ -81,6 +114,21 @@ func TestViewportOfEveryNewPage(t *testing.T) {
 		}},
 		{"tab created over CDP", func(t *testing.T) target.ID {
 			res, err := chromedp.CallBrowser(ctx, target.CreateTarget, target.CreateTargetParams{URL: srv.URL})
+			if err != nil {
+				t.Fatalf("creating a target: %v", err)
+			}
+			return res.TargetID
+		}},
+		{"tab created over CDP at the window's size", func(t *testing.T) target.ID {
+			// As the runner opens a task's page: in a browser context of
+			// its own, a window of its own.
+			bc, err := chromedp.CallBrowser(ctx, target.CreateBrowserContext, target.CreateBrowserContextParams{})
+			if err != nil {
+				t.Fatalf("creating a browser context: %v", err)
+			}
+			res, err := chromedp.CallBrowser(ctx, target.CreateTarget, target.CreateTargetParams{
+				URL: srv.URL, BrowserContextID: bc.BrowserContextID, Width: ViewportWidth, Height: int64(b.WindowHeight()),
+			})
 			if err != nil {
 				t.Fatalf("creating a target: %v", err)
 			}
@@ -106,7 +154,7 @@ func TestViewportOfEveryNewPage(t *testing.T) {
 			// so attach over a plain session, as the tool server does.
 			sctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 			defer cancel()
-			conn, err := cdpconn.Dial(sctx, shared.URL(), func(target.SessionID, *cdproto.Message) {})
+			conn, err := cdpconn.Dial(sctx, b.URL(), func(target.SessionID, *cdproto.Message) {})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -338,13 +386,6 @@ func TestCloseCleansUp(t *testing.T) {
 	var out syncBuffer
 	opts := withTempDir(t, testOptions())
 	opts.Stderr = &out
-	// The full browser, whose process singleton puts a socket under
-	// TMPDIR; a headless shell writes nothing there.
-	full, err := findExecPath("", true, DefaultExecPaths)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts.ExecPath = full
 	b, err := Launch(t.Context(), opts)
 	if err != nil {
 		t.Fatal(err)
@@ -432,21 +473,19 @@ func TestFindExecPath(t *testing.T) {
 	for _, tc := range []struct {
 		name       string
 		path       string
-		headful    bool
 		candidates []string
 		want       string
 		wantErr    []string
 	}{
-		{"explicit path", present, false, nil, present, nil},
-		{"first candidate that exists", "", false, []string{absent, present}, present, nil},
-		{"the headless shell first", "", false, []string{shell, present}, shell, nil},
-		{"headful passes over the headless shell", "", true, []string{shell, present}, present, nil},
-		{"explicit path missing", absent, false, []string{present}, "", []string{absent}},
-		{"no candidate exists", "", false, []string{absent, absent + "2"}, "", []string{absent + " or " + absent + "2", "apt-get install chromium-headless-shell chromium"}},
+		{"explicit path", present, nil, present, nil},
+		{"a headless shell", shell, nil, shell, nil},
+		{"first candidate that exists", "", []string{absent, present}, present, nil},
+		{"explicit path missing", absent, []string{present}, "", []string{absent}},
+		{"no candidate exists", "", []string{absent, absent + "2"}, "", []string{absent + " or " + absent + "2", "apt-get install chromium"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := findExecPath(tc.path, tc.headful, tc.candidates)
+			got, err := findExecPath(tc.path, false, tc.candidates)
 			if got != tc.want {
 				t.Errorf("findExecPath = %q, want %q", got, tc.want)
 			}
