@@ -92,7 +92,12 @@ kinds() {
 					else if (c ~ /--type=gpu-process/) k = "gpu"
 					else if (c ~ /NetworkService/) k = "network"
 					else if (c ~ /chrom/ && c !~ /--type=/) k = "browser"
-					kind[p] = k; print p, k >>cache
+					# Between its fork and its exec a process still has
+					# the command line of its parent (the harness, or the
+					# browser for its GPU process and network service),
+					# so a "browser" or "other" reading is taken again at
+					# the next sample; the other kinds only an exec gives.
+					kind[p] = k; if (k != "other" && k != "browser") print p, k >>cache
 				}
 				print p, kind[p], ticks[p]
 			}

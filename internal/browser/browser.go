@@ -14,7 +14,8 @@ import (
 // from its usual Debian location with the sandbox on.
 type Options struct {
 	// ExecPath is the Chromium binary. Empty means the first of
-	// DefaultExecPaths that exists.
+	// DefaultExecPaths that exists. A headless shell (see IsHeadlessShell)
+	// is launched as it is, any other Chromium with --headless=new.
 	ExecPath string
 	// Flags are extra command-line switches, appended after the defaults
 	// (for example the replay server's --host-resolver-rules and
@@ -23,7 +24,8 @@ type Options struct {
 	Flags []string
 	// NoSandbox adds --no-sandbox, which Chromium needs when run as root.
 	NoSandbox bool
-	// Headful shows a window; the zero value runs --headless=new.
+	// Headful shows a window; the zero value runs headless. A headless
+	// shell cannot show one.
 	Headful bool
 	// Stderr, if set, receives everything Chromium writes to stdout and
 	// stderr. It must not block for long: Chromium stalls when its output
@@ -40,7 +42,10 @@ type Options struct {
 }
 
 // DefaultExecPaths are where Debian's chromium package puts the browser: the
-// launcher script first, then the binary it runs.
+// launcher script first, then the binary it runs. The headless shell
+// (chromium-headless-shell) is no default: it costs a task less of the
+// processor, but where Chromium shows its network error page it shows an
+// empty one (docs/decisions/0041-the-headless-shell.md).
 var DefaultExecPaths = []string{"/usr/bin/chromium", "/usr/lib/chromium/chromium"}
 
 // startupTimeout bounds how long Launch waits for the DevTools endpoint when
@@ -71,7 +76,17 @@ type Browser struct {
 
 	// proc is the launched process; nil for an attached browser.
 	proc *process
+
+	// shell is whether the browser is a headless shell, whose windows have
+	// no toolbar above the page.
+	shell bool
 }
+
+// WindowHeight is the height to give a window opened over CDP
+// (Target.createTarget's height) so that its page's viewport is
+// ViewportHeight: the full browser lays out its hidden toolbar above the
+// page, a headless shell nothing.
+func (b *Browser) WindowHeight() int { return windowHeight(b.shell) }
 
 // URL returns the DevTools HTTP endpoint, http://127.0.0.1:PORT. CDP clients
 // that discover the browser themselves take it: chromedp's remote allocator,
@@ -147,9 +162,13 @@ func (e *crashError) Error() string {
 func (e *crashError) Unwrap() error { return e.Err }
 
 // findExecPath resolves Options.ExecPath: path itself when set, else the
-// first of candidates that exists.
-func findExecPath(path string, candidates []string) (string, error) {
+// first of candidates that exists. A headful launch refuses a headless
+// shell.
+func findExecPath(path string, headful bool, candidates []string) (string, error) {
 	if path != "" {
+		if headful && IsHeadlessShell(path) {
+			return "", fmt.Errorf("chromium at %s is a headless shell, which cannot show a window", path)
+		}
 		if _, err := os.Stat(path); err != nil {
 			return "", fmt.Errorf("chromium at %s: %w", path, err)
 		}

@@ -65,12 +65,45 @@ const viewportPage = `<!doctype html><title>viewport</title>
 
 func TestViewportOfEveryNewPage(t *testing.T) {
 	t.Parallel()
+	t.Run("chromium --headless=new", func(t *testing.T) {
+		t.Parallel()
+		viewportsOf(t, shared)
+	})
+	t.Run("headless shell", func(t *testing.T) {
+		t.Parallel()
+		shell := "/usr/bin/chromium-headless-shell"
+		if _, err := os.Stat(shell); err != nil {
+			t.Skipf("no headless shell to launch (apt-get install chromium-headless-shell): %v", err)
+		}
+		opts := testOptions()
+		opts.ExecPath = shell
+		b, err := Launch(t.Context(), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer b.Close()
+		// A browser attached to knows the shell by its product.
+		a, err := Attach(t.Context(), b.URL())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer a.Close()
+		if b.WindowHeight() != ViewportHeight || a.WindowHeight() != ViewportHeight {
+			t.Errorf("a headless shell's window height: launched %d, attached %d, want %d (it has no toolbar)", b.WindowHeight(), a.WindowHeight(), ViewportHeight)
+		}
+		viewportsOf(t, b)
+	})
+}
+
+// viewportsOf checks that every way a page comes to exist in b gives it a
+// 1280x800 viewport.
+func viewportsOf(t *testing.T, b *Browser) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, viewportPage)
 	}))
 	defer srv.Close()
 
-	ctx := remoteContext(t, shared.URL())
+	ctx := remoteContext(t, b.URL())
 	tabs := []struct {
 		name string
 		// open opens a page and returns its target.
@@ -81,6 +114,21 @@ func TestViewportOfEveryNewPage(t *testing.T) {
 		}},
 		{"tab created over CDP", func(t *testing.T) target.ID {
 			res, err := chromedp.CallBrowser(ctx, target.CreateTarget, target.CreateTargetParams{URL: srv.URL})
+			if err != nil {
+				t.Fatalf("creating a target: %v", err)
+			}
+			return res.TargetID
+		}},
+		{"tab created over CDP at the window's size", func(t *testing.T) target.ID {
+			// As the runner opens a task's page: in a browser context of
+			// its own, a window of its own.
+			bc, err := chromedp.CallBrowser(ctx, target.CreateBrowserContext, target.CreateBrowserContextParams{})
+			if err != nil {
+				t.Fatalf("creating a browser context: %v", err)
+			}
+			res, err := chromedp.CallBrowser(ctx, target.CreateTarget, target.CreateTargetParams{
+				URL: srv.URL, BrowserContextID: bc.BrowserContextID, Width: ViewportWidth, Height: int64(b.WindowHeight()),
+			})
 			if err != nil {
 				t.Fatalf("creating a target: %v", err)
 			}
@@ -106,7 +154,7 @@ func TestViewportOfEveryNewPage(t *testing.T) {
 			// so attach over a plain session, as the tool server does.
 			sctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 			defer cancel()
-			conn, err := cdpconn.Dial(sctx, shared.URL(), func(target.SessionID, *cdproto.Message) {})
+			conn, err := cdpconn.Dial(sctx, b.URL(), func(target.SessionID, *cdproto.Message) {})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -123,18 +171,23 @@ func TestViewportOfEveryNewPage(t *testing.T) {
 				t.Fatalf("bringing the page to the front: %v", err)
 			}
 			res, err := cdpconn.Send(sctx, conn, att.SessionID, runtime.Evaluate, runtime.EvaluateParams{
-				Expression:    `[window.innerWidth, window.innerHeight]`,
+				Expression:    `[window.innerWidth, window.innerHeight, screen.width, screen.height]`,
 				ReturnByValue: new(true),
 			})
 			if err != nil || res.ExceptionDetails != nil {
 				t.Fatalf("reading the viewport: %v %v", err, res.ExceptionDetails)
 			}
-			var size [2]int
+			var size [4]int
 			if err := json.Unmarshal(res.Result.Value, &size); err != nil {
 				t.Fatalf("reading the viewport: %s: %v", res.Result.Value, err)
 			}
-			if want := [2]int{ViewportWidth, ViewportHeight}; size != want {
+			if want := [2]int{ViewportWidth, ViewportHeight}; [2]int(size[:2]) != want {
 				t.Errorf("viewport = %dx%d, want %dx%d", size[0], size[1], want[0], want[1])
+			}
+			// Pages that size themselves by the screen lay out as on a
+			// screen at least as large as the window.
+			if size[2] < ViewportWidth || size[3] < ViewportHeight {
+				t.Errorf("screen = %dx%d, smaller than the viewport %dx%d", size[2], size[3], ViewportWidth, ViewportHeight)
 			}
 			// The judge's screenshot is of the viewport, so it must match.
 			shot, err := cdpconn.Send(sctx, conn, att.SessionID, page.CaptureScreenshot, page.CaptureScreenshotParams{})
@@ -410,8 +463,11 @@ func TestFindExecPath(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	present := filepath.Join(dir, "chromium")
-	if err := os.WriteFile(present, nil, 0o755); err != nil {
-		t.Fatal(err)
+	shell := filepath.Join(dir, "chromium-headless-shell")
+	for _, p := range []string{present, shell} {
+		if err := os.WriteFile(p, nil, 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
 	absent := filepath.Join(dir, "absent")
 	for _, tc := range []struct {
@@ -422,13 +478,14 @@ func TestFindExecPath(t *testing.T) {
 		wantErr    []string
 	}{
 		{"explicit path", present, nil, present, nil},
+		{"a headless shell", shell, nil, shell, nil},
 		{"first candidate that exists", "", []string{absent, present}, present, nil},
 		{"explicit path missing", absent, []string{present}, "", []string{absent}},
 		{"no candidate exists", "", []string{absent, absent + "2"}, "", []string{absent + " or " + absent + "2", "apt-get install chromium"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := findExecPath(tc.path, tc.candidates)
+			got, err := findExecPath(tc.path, false, tc.candidates)
 			if got != tc.want {
 				t.Errorf("findExecPath = %q, want %q", got, tc.want)
 			}
@@ -445,6 +502,9 @@ func TestFindExecPath(t *testing.T) {
 			}
 		})
 	}
+	if _, err := findExecPath(shell, true, nil); err == nil || !strings.Contains(err.Error(), "cannot show a window") {
+		t.Errorf("a headful launch of %s: error %v, want one saying it cannot show a window", shell, err)
+	}
 }
 
 func TestCommandLine(t *testing.T) {
@@ -452,14 +512,22 @@ func TestCommandLine(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		opts    Options
+		shell   bool
 		has     []string
 		hasNot  []string
 		lastArg string
 	}{
 		{
 			name:    "defaults",
-			has:     []string{"--headless=new", "--user-data-dir=/p", "--remote-debugging-port=0", "--window-size=1280,887", "--test-type", "--disable-features=AutofillServerCommunication,"},
+			has:     []string{"--headless=new", "--user-data-dir=/p", "--remote-debugging-port=0", "--window-size=1280,887", "--screen-info={1280x887}", "--test-type", "--disable-features=AutofillServerCommunication,"},
 			hasNot:  []string{"--no-sandbox"},
+			lastArg: "about:blank",
+		},
+		{
+			name:    "headless shell",
+			shell:   true,
+			has:     []string{"--user-data-dir=/p", "--window-size=1280,800", "--test-type", "--disable-features=AutofillServerCommunication,"},
+			hasNot:  []string{"--headless=new", "--screen-info", "--no-sandbox"},
 			lastArg: "about:blank",
 		},
 		{
@@ -476,7 +544,7 @@ func TestCommandLine(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			args := commandLine(tc.opts, "/p")
+			args := commandLine(tc.opts, tc.shell, "/p")
 			joined := strings.Join(args, "\n")
 			for _, h := range tc.has {
 				if !strings.Contains(joined, h) {

@@ -36,6 +36,7 @@ func Attach(ctx context.Context, browserURL string) (*Browser, error) {
 		httpURL: httpURL,
 		wsURL:   v.WebSocketDebuggerURL,
 		done:    make(chan struct{}),
+		shell:   isShellProduct(v.Browser),
 	}
 	b.stop = func() error {
 		cancel()

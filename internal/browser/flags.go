@@ -2,6 +2,7 @@ package browser
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 )
 
@@ -13,20 +14,42 @@ const (
 	ViewportHeight = 800
 )
 
-// topChromeHeight is the height of the tab strip and toolbar that new
-// headless Chromium lays out above the page, invisible but real: a window of
-// 1280x800 has a 1280x713 viewport. The window is made this much taller, and
-// TestViewportOfEveryNewPage catches a Chromium whose toolbar changed.
+// topChromeHeight is the height of the tab strip and toolbar that the full
+// browser (chromium --headless=new) lays out above the page, invisible but
+// real: a window of 1280x800 has a 1280x713 viewport. Its windows are made
+// this much taller, and TestViewportOfEveryNewPage catches a Chromium whose
+// toolbar changed. A headless shell has no toolbar: its window is its page.
 //
 // The alternative, Emulation.setDeviceMetricsOverride, holds only while the
 // CDP session that set it stays attached, and only for that one page; it
 // would make this package keep a session on every tab.
 const topChromeHeight = 87
 
-// WindowHeight is the height of a window whose page viewport is
-// ViewportHeight: what a window opened over CDP (Target.createTarget's
-// height) is given.
-const WindowHeight = ViewportHeight + topChromeHeight
+// windowHeight is the height of a window whose page viewport is
+// ViewportHeight, in a headless shell or in the full browser.
+func windowHeight(shell bool) int {
+	if shell {
+		return ViewportHeight
+	}
+	return ViewportHeight + topChromeHeight
+}
+
+// IsHeadlessShell reports whether execPath is a headless shell
+// (chromium-headless-shell, chrome-headless-shell): Chromium's pages,
+// network and DevTools without the browser's own user interface, headless
+// by construction. It is told by its name, as the binary's own launcher
+// scripts and its packages name it, because the flags it takes are chosen
+// before it runs.
+func IsHeadlessShell(execPath string) bool {
+	return strings.Contains(filepath.Base(execPath), "headless-shell")
+}
+
+// isShellProduct reports whether a running browser's product, as
+// /json/version's "Browser" gives it, is a headless shell's: the shell calls
+// itself HeadlessChrome, the full browser Chrome even when headless.
+func isShellProduct(product string) bool {
+	return strings.HasPrefix(product, "HeadlessChrome/")
+}
 
 // disabledFeatures are Chromium features that reach out to Google services
 // or pop up UI on their own. On a closed network they only produce failed
@@ -54,8 +77,9 @@ var disabledFeatures = []string{
 	"WebUIOmniboxPopup",
 }
 
-// baseFlags returns the flags every launch gets, before the caller's own.
-func baseFlags(opts Options, userDataDir string) []string {
+// baseFlags returns the flags every launch gets, before the caller's own;
+// shell says whether the binary is a headless shell.
+func baseFlags(opts Options, shell bool, userDataDir string) []string {
 	flags := []string{
 		"--remote-debugging-port=0",
 		"--remote-debugging-address=127.0.0.1",
@@ -89,15 +113,15 @@ func baseFlags(opts Options, userDataDir string) []string {
 		// bar takes 56 pixels from the page. --test-type is the switch that
 		// suppresses it.
 		"--test-type",
-		fmt.Sprintf("--window-size=%d,%d", ViewportWidth, ViewportHeight+topChromeHeight),
+		fmt.Sprintf("--window-size=%d,%d", ViewportWidth, windowHeight(shell)),
 	}
-	if !opts.Headful {
+	if !opts.Headful && !shell {
 		flags = append(flags,
 			"--headless=new",
 			// The default headless screen is 800x600, smaller than the
 			// window; pages that size themselves by screen.width would
 			// lay out as on a small device.
-			fmt.Sprintf("--screen-info={%dx%d}", ViewportWidth, ViewportHeight+topChromeHeight),
+			fmt.Sprintf("--screen-info={%dx%d}", ViewportWidth, windowHeight(shell)),
 		)
 	}
 	if opts.NoSandbox {
@@ -109,9 +133,9 @@ func baseFlags(opts Options, userDataDir string) []string {
 // commandLine joins the base flags and the caller's flags. Chromium keeps
 // only the last --disable-features switch, so a caller's list is merged into
 // ours instead of replacing it.
-func commandLine(opts Options, userDataDir string) []string {
+func commandLine(opts Options, shell bool, userDataDir string) []string {
 	features := append([]string(nil), disabledFeatures...)
-	args := baseFlags(opts, userDataDir)
+	args := baseFlags(opts, shell, userDataDir)
 	for _, f := range opts.Flags {
 		if v, ok := strings.CutPrefix(f, "--disable-features="); ok {
 			for name := range strings.SplitSeq(v, ",") {

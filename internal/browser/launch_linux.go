@@ -28,7 +28,7 @@ import (
 // it to DevToolsActivePort in the profile, so parallel launches never race
 // for a port.
 func Launch(ctx context.Context, opts Options) (*Browser, error) {
-	execPath, err := findExecPath(opts.ExecPath, DefaultExecPaths)
+	execPath, err := findExecPath(opts.ExecPath, opts.Headful, DefaultExecPaths)
 	if err != nil {
 		return nil, err
 	}
@@ -48,7 +48,7 @@ func Launch(ctx context.Context, opts Options) (*Browser, error) {
 		lock.Close()
 		return nil, err
 	}
-	b := &Browser{done: make(chan struct{}), proc: p, stop: p.stop}
+	b := &Browser{done: make(chan struct{}), proc: p, stop: p.stop, shell: IsHeadlessShell(execPath)}
 	go func() {
 		<-p.exited
 		var reason error
@@ -133,7 +133,7 @@ func startProcess(execPath string, opts Options, dir string, lock *os.File) (*pr
 		return nil, fmt.Errorf("creating output pipe: %w", err)
 	}
 	home := filepath.Join(dir, "home")
-	cmd := exec.Command(execPath, commandLine(opts, filepath.Join(dir, "profile"))...)
+	cmd := exec.Command(execPath, commandLine(opts, IsHeadlessShell(execPath), filepath.Join(dir, "profile"))...)
 	// Later entries win, so these override the inherited ones: whatever
 	// Chromium and its helpers write outside the profile lands in dir.
 	env := opts.Env

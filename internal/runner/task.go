@@ -342,7 +342,7 @@ func (r *taskRun) setUpBrowser(ctx context.Context) error {
 		if srv != nil {
 			proxy, bypass = srv.ProxyURL(), srv.ProxyBypass()
 		}
-		tc, dispose, err := r.worker.newContext(ctx, conn, proxy, bypass)
+		tc, dispose, err := r.worker.newContext(ctx, b, conn, proxy, bypass)
 		if err != nil {
 			return &harnessError{"browser", err}
 		}

@@ -232,8 +232,8 @@ func (w *worker) browser(ctx context.Context) (*browser.Browser, *cdpconn.Conn, 
 
 // newContext creates a fresh browser context for a task in the worker's
 // browser (see browserSlot.newContext).
-func (w *worker) newContext(ctx context.Context, conn *cdpconn.Conn, proxy, bypass string) (taskContext, func(), error) {
-	return w.slot.newContext(ctx, conn, proxy, bypass)
+func (w *worker) newContext(ctx context.Context, b *browser.Browser, conn *cdpconn.Conn, proxy, bypass string) (taskContext, func(), error) {
+	return w.slot.newContext(ctx, b, conn, proxy, bypass)
 }
 
 // browser returns the slot's running browser and its connection to it,
@@ -313,11 +313,11 @@ type taskContext struct {
 	page target.ID
 }
 
-// newContext creates a fresh browser context for a task, routed through
-// proxy when it is set (the task's replay server), with one blank page in
-// it. dispose removes the context and everything in it; an abort of the
+// newContext creates a fresh browser context for a task in b (over conn,
+// its connection), routed through proxy when it is set (the task's replay
+// server), with one blank page in it. dispose removes the context and everything in it; an abort of the
 // run cuts its wait short.
-func (s *browserSlot) newContext(ctx context.Context, conn *cdpconn.Conn, proxy, bypass string) (tc taskContext, dispose func(), err error) {
+func (s *browserSlot) newContext(ctx context.Context, b *browser.Browser, conn *cdpconn.Conn, proxy, bypass string) (tc taskContext, dispose func(), err error) {
 	params := target.CreateBrowserContextParams{
 		// Should this process die, the browser (one elsewhere, above
 		// all) drops the context with the connection.
@@ -343,7 +343,7 @@ func (s *browserSlot) newContext(ctx context.Context, conn *cdpconn.Conn, proxy,
 		BrowserContextID: tc.id,
 		// The same viewport as a launched browser's first window.
 		Width:  browser.ViewportWidth,
-		Height: browser.WindowHeight,
+		Height: int64(b.WindowHeight()),
 	})
 	if err != nil {
 		dispose()
