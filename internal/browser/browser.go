@@ -14,7 +14,7 @@ import (
 // from its usual Debian location with the sandbox on.
 type Options struct {
 	// ExecPath is the Chromium binary. Empty means the first of
-	// DefaultExecPaths that exists. A headless shell (see IsHeadlessShell)
+	// DefaultExecPaths that exists. A headless shell (see isHeadlessShell)
 	// is launched as it is, any other Chromium with --headless=new.
 	ExecPath string
 	// Flags are extra command-line switches, appended after the defaults
@@ -166,7 +166,7 @@ func (e *crashError) Unwrap() error { return e.Err }
 // shell.
 func findExecPath(path string, headful bool, candidates []string) (string, error) {
 	if path != "" {
-		if headful && IsHeadlessShell(path) {
+		if headful && isHeadlessShell(path) {
 			return "", fmt.Errorf("chromium at %s is a headless shell, which cannot show a window", path)
 		}
 		if _, err := os.Stat(path); err != nil {

@@ -34,13 +34,13 @@ func windowHeight(shell bool) int {
 	return ViewportHeight + topChromeHeight
 }
 
-// IsHeadlessShell reports whether execPath is a headless shell
+// isHeadlessShell reports whether execPath is a headless shell
 // (chromium-headless-shell, chrome-headless-shell): Chromium's pages,
 // network and DevTools without the browser's own user interface, headless
 // by construction. It is told by its name, as the binary's own launcher
 // scripts and its packages name it, because the flags it takes are chosen
 // before it runs.
-func IsHeadlessShell(execPath string) bool {
+func isHeadlessShell(execPath string) bool {
 	return strings.Contains(filepath.Base(execPath), "headless-shell")
 }
 

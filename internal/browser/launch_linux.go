@@ -48,7 +48,7 @@ func Launch(ctx context.Context, opts Options) (*Browser, error) {
 		lock.Close()
 		return nil, err
 	}
-	b := &Browser{done: make(chan struct{}), proc: p, stop: p.stop, shell: IsHeadlessShell(execPath)}
+	b := &Browser{done: make(chan struct{}), proc: p, stop: p.stop, shell: isHeadlessShell(execPath)}
 	go func() {
 		<-p.exited
 		var reason error
@@ -133,7 +133,7 @@ func startProcess(execPath string, opts Options, dir string, lock *os.File) (*pr
 		return nil, fmt.Errorf("creating output pipe: %w", err)
 	}
 	home := filepath.Join(dir, "home")
-	cmd := exec.Command(execPath, commandLine(opts, IsHeadlessShell(execPath), filepath.Join(dir, "profile"))...)
+	cmd := exec.Command(execPath, commandLine(opts, isHeadlessShell(execPath), filepath.Join(dir, "profile"))...)
 	// Later entries win, so these override the inherited ones: whatever
 	// Chromium and its helpers write outside the profile lands in dir.
 	env := opts.Env
