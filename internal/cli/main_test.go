@@ -111,8 +111,32 @@ func e2eState(env map[string]string) (*State, *bytes.Buffer, *bytes.Buffer) {
 	return st, stdout, stderr
 }
 
-// runE2E runs the program in-process with e2eState.
+// runE2E runs the program as a user does: the binary built from this
+// tree, with env as its whole environment besides the test's PATH (where
+// it finds git, and the peers their node), in this package's folder.
+// The binary is built without the race detector, which would double the
+// harness's share of a task's cost in the tests that play hundreds of
+// tasks (docs/decisions/0044); runRaced runs the program in-process,
+// under the detector with the test.
 func runE2E(t *testing.T, env map[string]string, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(e2e.bin, args...)
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH")}
+	for k, v := range env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil && cmd.ProcessState == nil {
+		t.Fatalf("running %s: %v", e2e.bin, err)
+	}
+	return result{cmd.ProcessState.ExitCode(), stdout.String(), stderr.String()}
+}
+
+// runRaced runs the program in-process with e2eState, so that the race
+// detector watches the whole harness at work: the runner's workers, the
+// judge and its relay, the report's writers.
+func runRaced(t *testing.T, env map[string]string, args ...string) result {
 	t.Helper()
 	st, stdout, stderr := e2eState(env)
 	code := Main(args, st)
