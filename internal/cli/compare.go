@@ -117,7 +117,7 @@ func serverPlan(st *State, f runFlags, ls *inputs.Suite, server string) (*runner
 	f.server = server
 	profile, _, err := inputs.Server(ls.Servers, ls.ServersFile, server)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, asUsage(err)
 	}
 	plan, err := newPlan(st, &f, ls)
 	return plan, profile.PageTools(), err

@@ -64,7 +64,7 @@ func runSnapshot(st *State, args []string) error {
 	}
 	profile, root, err := inputs.Server(set, file, *server)
 	if err != nil {
-		return err
+		return asUsage(err)
 	}
 	if len(finds) > 0 && profile.Format() != servers.FormatBuiltin {
 		return usagef("snapshot: --find needs the built-in server, not %s", profile.Name())

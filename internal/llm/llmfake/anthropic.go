@@ -8,9 +8,8 @@ import (
 // NewAnthropic starts a fake Messages API (POST /v1/messages) answering
 // from script. Pass its URL as the client's base URL.
 func NewAnthropic(script []Turn) *Server {
-	s := newServer(script, "/v1/messages")
+	s := newServer(script, "/v1/messages", (*Server).anthropic)
 	s.URL = s.srv.URL
-	s.handle = s.anthropic
 	return s
 }
 

@@ -63,8 +63,11 @@ type Server struct {
 	problems []string
 }
 
-func newServer(script []Turn, path string) *Server {
+// newServer starts a fake API that answers requests to path with handle;
+// handle is set before the server starts, so the first request sees it.
+func newServer(script []Turn, path string, handle func(*Server, []byte, http.Header) (int, any, http.Header)) *Server {
 	s := &Server{script: script}
+	s.handle = func(body []byte, h http.Header) (int, any, http.Header) { return handle(s, body, h) }
 	mux := http.NewServeMux()
 	mux.HandleFunc(path, s.serve)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {

@@ -12,9 +12,8 @@ import (
 // /v1/chat/completions) answering from script. Pass its URL, which ends in
 // "/v1/", as the client's base URL.
 func NewOpenAI(script []Turn) *Server {
-	s := newServer(script, "/v1/chat/completions")
+	s := newServer(script, "/v1/chat/completions", (*Server).openai)
 	s.URL = s.srv.URL + "/v1/"
-	s.handle = s.openai
 	return s
 }
 
