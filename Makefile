@@ -40,14 +40,9 @@ staticcheck:
 ## cmd/testprogress, which prints each package as it starts and ends, a
 ## line a minute naming what still runs, each failed test's output, and a
 ## summary at the end; make test exits with go test's status.
-## The end-to-end tests mostly wait (a page settling, the judge's clock):
-## at go test's defaults (-p and -parallel the processors) two cores stood
-## about 45% idle, so make test runs one more package and one more test
-## at a time than there are processors.
-TEST_P ?= $(shell echo $$(( $$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2) + 1 )))
 test: chromium peers fmt-check vet staticcheck
 	$(GO) build -o bin/testprogress ./cmd/testprogress
-	bin/testprogress $(GO) test -json -race -count=1 -timeout 90m -p $(TEST_P) -parallel $(TEST_P) ./...
+	bin/testprogress $(GO) test -json -race -count=1 -timeout 90m ./...
 
 ## bench: the WebVoyager suite with the replay agent on the hermetic fixture
 ## web, judged by contract, gated on baseline.json; then the sandbox suite
