@@ -133,7 +133,7 @@ generated: chromium build peers
 
 ## bench-null: both null agents (noop, random --seed 1) on every task of
 ## the hand-written suites; each must score 0 (make test: the random agent
-## on every other task). The generated suite's are bench-generated's.
+## on every fourth task). The generated suite's are bench-generated's.
 bench-null: chromium
 	CONTRACTBENCH_LONG=1 $(GO) test ./internal/cli -run '^TestNullAgentsScoreZero$$' -v -count=1 -timeout 120m
 

@@ -6,7 +6,7 @@ package cli
 // score 0 on it, and a fresh seed makes a suite whose references pass.
 // Each check takes a sample of the first instance of every template (the
 // replays and the controls half of it each, the alternates the controls'
-// half, the random agent a quarter);
+// half, the random agent an eighth and the tasks that cannot be done);
 // make bench-generated runs them on the whole suite
 // (docs/benchmarks/generated.md).
 
@@ -212,14 +212,15 @@ func testGeneratedAlternates(t *testing.T, m generate.Manifest) {
 }
 
 // testGeneratedNullAgents runs the null agents on the sample (the random
-// agent, which plays thirty actions a task, on every fourth of it unless
-// the whole suite was asked for): neither may pass a task.
+// agent, which plays thirty actions a task, on every eighth of it unless
+// the whole suite was asked for; testGeneratedRandomCannotBeDone plays it
+// on the sample's tasks that cannot be done): neither may pass a task.
 func testGeneratedNullAgents(t *testing.T, m generate.Manifest) {
 	for _, agent := range []string{"noop", "random"} {
 		out := t.TempDir()
 		args := []string{"run", "--suite", generatedDir, "--agent", agent, "-j", "2", "--out", out}
 		for i, in := range sample(m) {
-			if agent == "noop" || long() || i%4 == 0 {
+			if agent == "noop" || long() || i%(2*randomStride) == 0 {
 				args = append(args, "--task", in.ID)
 			}
 		}

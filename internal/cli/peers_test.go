@@ -3,6 +3,7 @@ package cli
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -51,7 +52,7 @@ func requirePeers(t *testing.T) {
 // it). A peer runs a browser per task, about three times a built-in
 // task's cost, so each peer takes every stride-th task of each suite that
 // has its transcripts, the peers starting at different places, about
-// eight tasks of each. The long version (make bench-servers) plays every
+// five tasks of each. The long version (make bench-servers) plays every
 // transcript on its server.
 func TestEverySuiteOnEveryServer(t *testing.T) {
 	t.Parallel()
@@ -92,7 +93,7 @@ func transcribed(t *testing.T, dir, server string) []string {
 }
 
 // peerShare is about how many tasks of a suite a peer plays in make test.
-const peerShare = 8
+const peerShare = 5
 
 // share is the k-th of n peers' share of ids: every stride-th, so that a
 // peer plays about peerShare, starting k strides of n apart.
@@ -105,34 +106,66 @@ func share(ids []string, k, n int) []string {
 	return out
 }
 
+// peerTimeout matches the error a peer answers a tool call with when its
+// own fixed wait for an element runs out (@playwright/mcp's action
+// timeout, chrome-devtools-mcp's wait for an element to become
+// interactive, five seconds each). On a machine saturated by other work
+// a page can take longer than that to lay out and answer, and the replay
+// drifts there though nothing of the suite, the server's tools or the
+// harness changed.
+var peerTimeout = regexp.MustCompile(`Timeout \d+ms exceeded|within the configured timeout`)
+
 // checkServerGate runs the tasks ids of the suite in dir on server with
 // the replay agent and --gate: every task passes, and a peer's run says
-// how it was isolated.
+// how it was isolated. A task whose replay drifted only where a peer's own
+// wait ran out (peerTimeout) is played once more, alone; it must pass
+// then.
 func checkServerGate(t *testing.T, dir, server string, ids []string) {
+	rep, r := runServerGate(t, dir, server, ids, "2")
+	var again []string
+	for _, res := range rep.Results {
+		switch {
+		case res.Outcome == report.OutcomePassed:
+		case server != "builtin" && peerTimeout.MatchString(res.Reason):
+			t.Logf("%s on %s: the peer's own wait ran out (%s); playing it again alone", res.Task, server, res.Reason)
+			again = append(again, res.Task)
+		default:
+			t.Errorf("%s on %s: %s (%s); want passed", res.Task, server, res.Outcome, res.Reason)
+		}
+	}
+	if len(again) == 0 && (r.code != exitOK || lineWithPrefix(r.stdout, "gate: passed") == "") {
+		t.Fatalf("run --suite %s --server %s --gate on %d tasks: want exit 0 and the gate passed, got %s", dir, server, len(ids), r)
+	}
+	if t.Failed() || len(again) == 0 {
+		return
+	}
+	rep, r = runServerGate(t, dir, server, again, "1")
+	if r.code != exitOK || lineWithPrefix(r.stdout, "gate: passed") == "" {
+		t.Fatalf("run --suite %s --server %s --gate on %q, played again: want exit 0 and the gate passed, got %s", dir, server, again, r)
+	}
+}
+
+// runServerGate runs the tasks ids of the suite in dir on server with the
+// replay agent, --gate and -j jobs, and checks what the report says of
+// the run as a whole.
+func runServerGate(t *testing.T, dir, server string, ids []string, jobs string) (*report.Run, result) {
 	out := t.TempDir()
-	args := []string{"run", "--suite", dir, "--server", server, "--gate", "-j", "2", "--out", out}
+	args := []string{"run", "--suite", dir, "--server", server, "--gate", "-j", jobs, "--out", out}
 	for _, id := range ids {
 		args = append(args, "--task", id)
 	}
 	r := runE2E(t, nil, args...)
-	if r.code != exitOK || lineWithPrefix(r.stdout, "gate: passed") == "" {
-		t.Fatalf("run --suite %s --server %s --gate on %d tasks: want exit 0 and the gate passed, got %s", dir, server, len(ids), r)
-	}
 	rep := readReport(t, out)
 	if rep.Settings.Server != server {
 		t.Errorf("report says server %q, want %q", rep.Settings.Server, server)
 	}
 	if len(rep.Results) != len(ids) {
-		t.Errorf("%d results for %d tasks", len(rep.Results), len(ids))
-	}
-	for _, res := range rep.Results {
-		if res.Outcome != report.OutcomePassed {
-			t.Errorf("%s on %s: %s (%s); want passed", res.Task, server, res.Outcome, res.Reason)
-		}
+		t.Fatalf("%d results for %d tasks:\n%s", len(rep.Results), len(ids), r)
 	}
 	// A peer cannot be confined to a browser context: each task has a
 	// browser of its own, with the web through its flags.
 	if s := rep.Settings; server != "builtin" && (s.Isolate != "process" || s.Browsers != "launched" || s.WebRoute != "flags") {
 		t.Errorf("report says isolate %q, browsers %q, web route %q; want process, launched, flags", s.Isolate, s.Browsers, s.WebRoute)
 	}
+	return rep, r
 }

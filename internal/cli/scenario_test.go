@@ -50,16 +50,16 @@ func baseline(t *testing.T) *report.Baseline {
 // Anything else that differs between the two is a reproducibility bug,
 // reported with its JSON path. The two runs go one after the other: a run
 // keeps two cores busy, and on a starved machine a page that has not
-// settled within the tool server's bound changes the reply's bytes. Both
-// run in-process, so that a whole suite at -j 2 is played under the race
-// detector.
+// settled within the tool server's bound changes the reply's bytes. The
+// first runs in-process, so that a whole suite at -j 2 is played under the
+// race detector; the second is the built binary, as a user runs it.
 func TestReplayedSuite(t *testing.T) {
 	t.Parallel()
 	var runs [2]result
 	var dirs [2]string
-	for i := range runs {
+	for i, play := range []func(*testing.T, map[string]string, ...string) result{runRaced, runE2E} {
 		dirs[i] = t.TempDir()
-		runs[i] = runRaced(t, nil, suiteRunArgs(dirs[i])...)
+		runs[i] = play(t, nil, suiteRunArgs(dirs[i])...)
 	}
 
 	t.Run("gate passes", func(t *testing.T) {
