@@ -94,10 +94,10 @@ func bound(s string) string {
 	return fmt.Sprintf("%s…(+%d bytes)", s[:cut], len(s)-cut)
 }
 
-// resultName names a result in views: the task, and the attempt when the
+// ResultName names a result in views: the task, and the attempt when the
 // run has several.
-func resultName(res *TaskResult, repeated bool) string {
-	if repeated {
+func ResultName(res *TaskResult, several bool) string {
+	if several {
 		return fmt.Sprintf("%s #%d", res.Task, res.Attempt)
 	}
 	return res.Task

@@ -42,7 +42,7 @@ const JUnitFile = "junit.xml"
 // replaced and then removed; that needs the file system to fail between
 // two renames in one directory.
 func WriteFiles(dir, base string, r *Run) (paths Paths, err error) {
-	if base == "" || !safeName(base) {
+	if base == "" || !SafeName(base) {
 		return Paths{}, fmt.Errorf("report files: base name %q: must be a plain file name of letters, digits, '.', '-' and '_'", base)
 	}
 	view, pngs, err := withScreenshotFiles(base, r)
@@ -134,7 +134,7 @@ type pendingFile struct {
 func withScreenshotFiles(base string, r *Run) (*Run, []pendingFile, error) {
 	view := *r
 	view.Results = append([]TaskResult(nil), r.Results...)
-	rep := repeated(r)
+	rep := Repeated(r)
 	var pngs []pendingFile
 	names := map[string]bool{}
 	for i := range view.Results {
@@ -142,7 +142,7 @@ func withScreenshotFiles(base string, r *Run) (*Run, []pendingFile, error) {
 		if res.Observation == nil || len(res.Observation.Screenshot.PNG) == 0 {
 			continue
 		}
-		if !safeName(res.Task) {
+		if !SafeName(res.Task) {
 			return nil, nil, fmt.Errorf("report files: screenshot of task %q: the task name is not a plain file name", res.Task)
 		}
 		name := base + "-" + res.Task
@@ -167,7 +167,7 @@ func withScreenshotFiles(base string, r *Run) (*Run, []pendingFile, error) {
 // their thumbnail files, and those files. Task names were checked by
 // withScreenshotFiles.
 func withThumbnailFiles(base string, r *Run) (*Run, []pendingFile) {
-	rep := repeated(r)
+	rep := Repeated(r)
 	var jpgs []pendingFile
 	for i := range r.Results {
 		res := &r.Results[i]
@@ -194,9 +194,10 @@ func withThumbnailFiles(base string, r *Run) (*Run, []pendingFile) {
 	return r, jpgs
 }
 
-// safeName reports whether s can be used inside a file name as is: no path
-// separators, no dot-only names, nothing a shell or URL would mangle.
-func safeName(s string) bool {
+// SafeName reports whether s can be used inside a file name as is: letters,
+// digits, '.', '-' and '_', and neither "." nor "..", so no path
+// separator and nothing a shell or URL would mangle.
+func SafeName(s string) bool {
 	if s == "" || s == "." || s == ".." {
 		return false
 	}

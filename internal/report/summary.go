@@ -98,9 +98,9 @@ func Summarize(r *Run) Summary {
 	s.NotRun = len(notRun(r))
 	s.Denominator = denominator(r, s.NotRun)
 	s.CannotBeDone = cannotBeDone(r)
-	s.MedianDurationMS = median(dur)
-	s.MedianToolCalls = median(calls)
-	s.MedianResponseBytes = median(bytes)
+	s.MedianDurationMS = Median(dur)
+	s.MedianToolCalls = Median(calls)
+	s.MedianResponseBytes = Median(bytes)
 	s.Groups = groups(r)
 	if trust := trustLabel(r); trust != "" {
 		s.Held = &Held{Trust: trust, Judged: s.Total}
@@ -118,8 +118,8 @@ func Summarize(r *Run) Summary {
 	return s
 }
 
-// median returns the median of xs, 0 for none. It sorts xs.
-func median(xs []float64) float64 {
+// Median returns the median of xs, 0 for none. It sorts xs.
+func Median(xs []float64) float64 {
 	if len(xs) == 0 {
 		return 0
 	}
@@ -131,9 +131,9 @@ func median(xs []float64) float64 {
 	return (xs[m-1] + xs[m]) / 2
 }
 
-// repeated reports whether some task of r has more than one attempt, in
-// which case views name each result by task and attempt.
-func repeated(r *Run) bool {
+// Repeated reports whether some task of r has more than one attempt, in
+// which case views name each result by task and attempt (ResultName).
+func Repeated(r *Run) bool {
 	if r.Settings.Repeat > 1 {
 		return true
 	}
