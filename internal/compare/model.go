@@ -253,24 +253,15 @@ func changedLines(c *Comparison, a, b *Run) []string {
 		var line string
 		switch ch.What {
 		case "contract":
-			line = fmt.Sprintf("contract %s in %s, %s in %s", short(ra.contract), a.path, short(rb.contract), b.path)
+			line = fmt.Sprintf("contract %s in %s, %s in %s", report.ShortDigest(ra.contract), a.path, report.ShortDigest(rb.contract), b.path)
 		case "task":
-			line = fmt.Sprintf("task file %s in %s, %s in %s (same contract)", short(ra.spec), a.path, short(rb.spec), b.path)
+			line = fmt.Sprintf("task file %s in %s, %s in %s (same contract)", report.ShortDigest(ra.spec), a.path, report.ShortDigest(rb.spec), b.path)
 		default:
 			line = "the attempts of one report carry different digests"
 		}
 		out = append(out, fmt.Sprintf("  %s: %s", ch.Task, line))
 	}
 	return out
-}
-
-// short is the first 12 hex digits of a digest, as the reports print it.
-func short(digest string) string {
-	d := strings.TrimPrefix(digest, "sha256:")
-	if len(d) > 12 {
-		d = d[:12]
-	}
-	return d
 }
 
 // analyze computes every group's statistics.

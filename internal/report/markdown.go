@@ -392,6 +392,13 @@ func writeProvenanceLine(p *printer, r *Run) {
 	p.printf("\n")
 }
 
+// ShortDigest is a digest (or a git commit) as views print it: its first
+// 12 hex digits, without a "sha256:" prefix.
+func ShortDigest(d string) string {
+	d = strings.TrimPrefix(d, "sha256:")
+	return d[:min(12, len(d))]
+}
+
 // writeProvenance lists, per result, the digests of what produced it.
 func writeProvenance(p *printer, r *Run, rep bool) {
 	has := false
@@ -406,11 +413,10 @@ func writeProvenance(p *printer, r *Run, rep bool) {
 	p.printf("| name | spec | contract | transcript | fixture pages served |\n")
 	p.printf("| --- | --- | --- | --- | --- |\n")
 	short := func(d string) string {
-		d = strings.TrimPrefix(d, "sha256:")
 		if d == "" {
 			return ""
 		}
-		return code(d[:min(12, len(d))])
+		return code(ShortDigest(d))
 	}
 	for i := range r.Results {
 		res := &r.Results[i]
