@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"contractbench/internal/contract"
@@ -155,10 +156,5 @@ func ratio(a, b int) float64 {
 }
 
 func hasTag(tags []string, tag string) bool {
-	for _, t := range tags {
-		if strings.EqualFold(t, tag) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(tags, func(t string) bool { return strings.EqualFold(t, tag) })
 }

@@ -145,11 +145,7 @@ func withScreenshotFiles(base string, r *Run) (*Run, []pendingFile, error) {
 		if !SafeName(res.Task) {
 			return nil, nil, fmt.Errorf("report files: screenshot of task %q: the task name is not a plain file name", res.Task)
 		}
-		name := base + "-" + res.Task
-		if rep {
-			name += "-" + strconv.Itoa(res.Attempt)
-		}
-		name += ".png"
+		name := imageStem(base, res, rep) + ".png"
 		if names[name] {
 			return nil, nil, fmt.Errorf("report files: screenshot of task %q attempt %d: file name %s is used twice", res.Task, res.Attempt, name)
 		}
@@ -180,11 +176,7 @@ func withThumbnailFiles(base string, r *Run) (*Run, []pendingFile) {
 				res.Calls = append([]Call(nil), res.Calls...)
 				copied = true
 			}
-			name := base + "-" + res.Task
-			if rep {
-				name += "-" + strconv.Itoa(res.Attempt)
-			}
-			name += "-step" + strconv.Itoa(c.Seq) + ".jpg"
+			name := imageStem(base, res, rep) + "-step" + strconv.Itoa(c.Seq) + ".jpg"
 			th := *c.Thumbnail
 			th.File = name
 			res.Calls[j].Thumbnail = &th
@@ -192,6 +184,15 @@ func withThumbnailFiles(base string, r *Run) (*Run, []pendingFile) {
 		}
 	}
 	return r, jpgs
+}
+
+// imageStem is how the names of a result's image files begin:
+// <base>-<task>, and -<attempt> when tasks were repeated.
+func imageStem(base string, res *TaskResult, rep bool) string {
+	if rep {
+		return base + "-" + res.Task + "-" + strconv.Itoa(res.Attempt)
+	}
+	return base + "-" + res.Task
 }
 
 // SafeName reports whether s can be used inside a file name as is: letters,
