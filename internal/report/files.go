@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 )
 
@@ -259,11 +260,8 @@ func mkdirAll(dir string) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("report directory %s: %w", dir, err)
 	}
-	created := make([]string, len(missing))
-	for i, d := range missing {
-		created[len(missing)-1-i] = d
-	}
-	return created, nil
+	slices.Reverse(missing)
+	return missing, nil
 }
 
 // CheckDir reports whether a report can be written into dir: it creates

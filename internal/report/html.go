@@ -193,11 +193,7 @@ func newHTMLPage(r *Run) (*htmlPage, error) {
 	shots := screenshotURLs(r.Results)
 	for i := range r.Results {
 		res := &r.Results[i]
-		for _, t := range res.Tags {
-			if !slices.Contains(p.Tags, t) {
-				p.Tags = append(p.Tags, t)
-			}
-		}
+		p.Tags = append(p.Tags, res.Tags...)
 		hr, err := newHTMLResult(res, i, rep, shots[i])
 		if err != nil {
 			return nil, err
@@ -205,6 +201,7 @@ func newHTMLPage(r *Run) (*htmlPage, error) {
 		p.Results = append(p.Results, hr)
 	}
 	slices.Sort(p.Tags)
+	p.Tags = slices.Compact(p.Tags)
 	return p, nil
 }
 

@@ -64,8 +64,8 @@ type Summary struct {
 
 // Summarize computes the Summary of r.
 func Summarize(r *Run) Summary {
-	s := Summary{ByOutcome: map[Outcome]int{}}
-	seen := map[string]bool{}
+	tasks := tallies(r)
+	s := Summary{Tasks: len(tasks), ByOutcome: map[Outcome]int{}}
 	var dur, calls, bytes []float64
 	for _, res := range r.Results {
 		s.ByOutcome[res.Outcome]++
@@ -73,10 +73,6 @@ func Summarize(r *Run) Summary {
 			// Stopped before the agent finished: not an attempt the
 			// score can count, for or against the agent.
 			continue
-		}
-		if !seen[res.Task] {
-			seen[res.Task] = true
-			s.Tasks++
 		}
 		s.Total++
 		if res.Outcome.Passed() {
@@ -111,7 +107,6 @@ func Summarize(r *Run) Summary {
 		}
 		return s
 	}
-	tasks := tallies(r)
 	k := fewestAttempts(tasks)
 	s.PassK = passK(tasks, k)
 	s.Detectable = detectable(len(tasks), k)
