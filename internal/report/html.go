@@ -194,18 +194,14 @@ func newHTMLPage(r *Run) (*htmlPage, error) {
 	for i := range r.Results {
 		res := &r.Results[i]
 		p.Tags = append(p.Tags, res.Tags...)
-		hr, err := newHTMLResult(res, i, rep, shots[i])
-		if err != nil {
-			return nil, err
-		}
-		p.Results = append(p.Results, hr)
+		p.Results = append(p.Results, newHTMLResult(res, i, rep, shots[i]))
 	}
 	slices.Sort(p.Tags)
 	p.Tags = slices.Compact(p.Tags)
 	return p, nil
 }
 
-func newHTMLResult(res *TaskResult, i int, rep bool, shot template.URL) (htmlResult, error) {
+func newHTMLResult(res *TaskResult, i int, rep bool, shot template.URL) htmlResult {
 	h := htmlResult{
 		TaskResult: res,
 		Name:       ResultName(res, rep),
@@ -253,7 +249,7 @@ func newHTMLResult(res *TaskResult, i int, rep bool, shot template.URL) (htmlRes
 		h.Thumbs = h.Thumbs || c.Thumbnail != nil
 		h.Steps = append(h.Steps, st)
 	}
-	return h, nil
+	return h
 }
 
 // argsText shows a call's arguments on one line when they are short, and
