@@ -123,15 +123,9 @@ func cannotBeDone(r *Run) *CannotBeDone {
 // call had, other than one fetched ahead of need. Without an Observation
 // nothing is known, and it reports false.
 func wroteNothing(obs *contract.Observation) bool {
-	if obs == nil {
-		return false
-	}
-	for _, n := range obs.Network {
-		if contract.IsWrite(n.Method) && !n.BeforeFirstToolCall && !n.Speculative {
-			return false
-		}
-	}
-	return true
+	return obs != nil && !slices.ContainsFunc(obs.Network, func(n contract.NetworkEntry) bool {
+		return contract.IsWrite(n.Method) && !n.BeforeFirstToolCall && !n.Speculative
+	})
 }
 
 // Lines are the two sentences every view gives.

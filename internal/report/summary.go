@@ -129,15 +129,7 @@ func Median(xs []float64) float64 {
 // Repeated reports whether some task of r has more than one attempt, in
 // which case views name each result by task and attempt (ResultName).
 func Repeated(r *Run) bool {
-	if r.Settings.Repeat > 1 {
-		return true
-	}
-	for _, res := range r.Results {
-		if res.Attempt > 1 {
-			return true
-		}
-	}
-	return false
+	return r.Settings.Repeat > 1 || slices.ContainsFunc(r.Results, func(res TaskResult) bool { return res.Attempt > 1 })
 }
 
 // taskTally is the pass count of one task over its judged attempts.

@@ -86,12 +86,7 @@ type Final struct {
 // transcripts recorded from a model's run since think times were kept
 // do; a replay can wait them (run --pace recorded).
 func HasThinkTimes(t *Transcript) bool {
-	for _, c := range t.Calls {
-		if c.Think == nil {
-			return false
-		}
-	}
-	return t.Final == nil || t.Final.Think != nil
+	return !slices.ContainsFunc(t.Calls, func(c Call) bool { return c.Think == nil }) && (t.Final == nil || t.Final.Think != nil)
 }
 
 // Transcript is one parsed transcript file. Final is nil when the recorded
