@@ -198,7 +198,7 @@ func taskFiles(m *Manifest, run *report.Run, in Inputs) ([]entry, error) {
 		}
 		if specDigest != want.Spec || contractDigest != want.Contract {
 			return nil, fmt.Errorf("%s: not the task the run read (spec %s, contract %s; the run recorded %s, %s): it was edited after the run",
-				file, short(specDigest), short(contractDigest), short(want.Spec), short(want.Contract))
+				file, report.ShortDigest(specDigest), report.ShortDigest(contractDigest), report.ShortDigest(want.Spec), report.ShortDigest(want.Contract))
 		}
 		bt := Task{ID: id, File: path.Join(tasksDir, id+".yaml"), Spec: specDigest, Contract: contractDigest}
 		files = append(files, entry{bt.File, spec})
@@ -209,7 +209,7 @@ func taskFiles(m *Manifest, run *report.Run, in Inputs) ([]entry, error) {
 				return nil, fmt.Errorf("transcript of %s: %w", id, err)
 			}
 			if d := suite.SHA256(b); d != want.Transcript {
-				return nil, fmt.Errorf("%s: not the transcript the run played (%s; the run recorded %s)", tfile, short(d), short(want.Transcript))
+				return nil, fmt.Errorf("%s: not the transcript the run played (%s; the run recorded %s)", tfile, report.ShortDigest(d), report.ShortDigest(want.Transcript))
 			}
 			bt.Transcript, bt.TranscriptDigest = path.Join(transcriptDir, id+".jsonl"), want.Transcript
 			files = append(files, entry{bt.Transcript, b})
@@ -281,10 +281,4 @@ func toolServer(r *report.Run) string {
 		return pkg
 	}
 	return cmp.Or(r.Settings.Server, "builtin") + " (contractbench " + cmp.Or(r.Provenance.Contractbench, "unknown") + ")"
-}
-
-// short is a digest's first 12 hex digits.
-func short(d string) string {
-	d = strings.TrimPrefix(d, "sha256:")
-	return d[:min(12, len(d))]
 }

@@ -92,7 +92,7 @@ func Verify(data []byte) (*Verified, error) {
 		return nil, refuse(m.Report, "summary: %v", err)
 	}
 	if d, _ := compare.SuiteDigest(run); d != m.SuiteDigest {
-		return nil, refuse(manifestFile, "suite digest %s is not the report's %s", short(m.SuiteDigest), short(d))
+		return nil, refuse(manifestFile, "suite digest %s is not the report's %s", report.ShortDigest(m.SuiteDigest), report.ShortDigest(d))
 	}
 	if m.Contractbench != run.Provenance.Contractbench {
 		return nil, refuse(manifestFile, "contractbench %q is not the version the report names (%q)", m.Contractbench, run.Provenance.Contractbench)
@@ -149,7 +149,7 @@ func checkFiles(entries []entry) (map[string][]byte, *Manifest, []byte, error) {
 		case len(b) != f.Bytes:
 			return nil, nil, nil, refuse(f.Path, "%d bytes, but the manifest says %d: the file changed after it was bundled", len(b), f.Bytes)
 		case suite.SHA256(b) != f.SHA256:
-			return nil, nil, nil, refuse(f.Path, "SHA-256 %s, but the manifest says %s: the file changed after it was bundled", short(suite.SHA256(b)), short(f.SHA256))
+			return nil, nil, nil, refuse(f.Path, "SHA-256 %s, but the manifest says %s: the file changed after it was bundled", report.ShortDigest(suite.SHA256(b)), report.ShortDigest(f.SHA256))
 		}
 		listed[f.Path] = true
 	}
@@ -182,10 +182,10 @@ func checkTasks(m *Manifest, files map[string][]byte, run *report.Run) (map[stri
 			return nil, refuse(bt.File, "%v", err)
 		}
 		if contract != bt.Contract {
-			return nil, refuse(bt.File, "contract digest %s is not the one the run recorded (%s): the contract was edited after the run", short(contract), short(bt.Contract))
+			return nil, refuse(bt.File, "contract digest %s is not the one the run recorded (%s): the contract was edited after the run", report.ShortDigest(contract), report.ShortDigest(bt.Contract))
 		}
 		if spec != bt.Spec {
-			return nil, refuse(bt.File, "spec digest %s is not the one the run recorded (%s): the task was edited after the run", short(spec), short(bt.Spec))
+			return nil, refuse(bt.File, "spec digest %s is not the one the run recorded (%s): the task was edited after the run", report.ShortDigest(spec), report.ShortDigest(bt.Spec))
 		}
 		if bt.Transcript != "" {
 			tb, ok := files[bt.Transcript]
@@ -193,7 +193,7 @@ func checkTasks(m *Manifest, files map[string][]byte, run *report.Run) (map[stri
 				return nil, refuse(manifestFile, "task %s: transcript %q is not in the bundle", bt.ID, bt.Transcript)
 			}
 			if d := suite.SHA256(tb); d != bt.TranscriptDigest {
-				return nil, refuse(bt.Transcript, "digest %s is not the one the run played (%s)", short(d), short(bt.TranscriptDigest))
+				return nil, refuse(bt.Transcript, "digest %s is not the one the run played (%s)", report.ShortDigest(d), report.ShortDigest(bt.TranscriptDigest))
 			}
 		}
 		tasks[bt.ID], byID[bt.ID] = t, bt
@@ -208,12 +208,12 @@ func checkTasks(m *Manifest, files map[string][]byte, run *report.Run) (map[stri
 		case !ok:
 			return nil, refuse(manifestFile, "task %s has results in the report but no spec file in the bundle", res.Task)
 		case p.Contract != bt.Contract:
-			return nil, refuse(bt.File, "contract digest %s is not the one the report's result (attempt %d) recorded (%s)", short(bt.Contract), res.Attempt, short(p.Contract))
+			return nil, refuse(bt.File, "contract digest %s is not the one the report's result (attempt %d) recorded (%s)", report.ShortDigest(bt.Contract), res.Attempt, report.ShortDigest(p.Contract))
 		case p.Spec != bt.Spec:
-			return nil, refuse(bt.File, "spec digest %s is not the one the report's result (attempt %d) recorded (%s)", short(bt.Spec), res.Attempt, short(p.Spec))
+			return nil, refuse(bt.File, "spec digest %s is not the one the report's result (attempt %d) recorded (%s)", report.ShortDigest(bt.Spec), res.Attempt, report.ShortDigest(p.Spec))
 		case p.Transcript != bt.TranscriptDigest:
 			return nil, refuse(cmp.Or(bt.Transcript, manifestFile), "transcript digest %s is not the one the report's result (attempt %d) recorded (%s)",
-				short(bt.TranscriptDigest), res.Attempt, short(p.Transcript))
+				report.ShortDigest(bt.TranscriptDigest), res.Attempt, report.ShortDigest(p.Transcript))
 		}
 	}
 	return tasks, nil

@@ -227,7 +227,7 @@ func newBoardRow(br BoardRun) *boardRow {
 		Model:      cmp.Or(set.Model, "—"),
 		Server:     report.OrNone(set.Server),
 		ServerNote: report.OrNone(set.Web) + " web",
-		GitSHA:     r.GitSHA[:min(len(r.GitSHA), 12)],
+		GitSHA:     report.ShortDigest(r.GitSHA),
 		Notes:      boardNotes(r),
 		Passed:     s.Passed,
 		Total:      s.Total,
@@ -247,7 +247,7 @@ func newBoardRow(br BoardRun) *boardRow {
 		tasks: NewRun("", br.Link, r),
 
 		Denominator: s.Denominator.String(),
-		Bundle:      short(br.Bundle),
+		Bundle:      report.ShortDigest(br.Bundle),
 		BundleFull:  br.Bundle,
 		attempts:    1,
 	}

@@ -2,6 +2,7 @@ package compare
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -54,8 +55,8 @@ type record struct {
 	tags []string
 	Tally
 	// outcomes counts every attempt by outcome, leftOut those that do
-	// not count.
-	outcomes, leftOut map[report.Outcome]int
+	// not count, keyed as the JSON keys them.
+	outcomes, leftOut map[string]int
 	// spec and contract are the digests of the first result that has
 	// them; mixed says a later attempt had others.
 	spec, contract string
@@ -69,7 +70,7 @@ func NewRun(label, path string, r *report.Run) *Run {
 	for _, res := range r.Results {
 		rec := d.tasks[res.Task]
 		if rec == nil {
-			rec = &record{outcomes: map[report.Outcome]int{}, leftOut: map[report.Outcome]int{}}
+			rec = &record{outcomes: map[string]int{}, leftOut: map[string]int{}}
 			d.tasks[res.Task] = rec
 			d.order = append(d.order, res.Task)
 		}
@@ -85,12 +86,12 @@ func NewRun(label, path string, r *report.Run) *Run {
 				rec.mixed = true
 			}
 		}
-		rec.outcomes[res.Outcome]++
+		rec.outcomes[string(res.Outcome)]++
 		// report.Finished is what --resume keeps: the agent was judged or
 		// stopped by its own budget, timeout or drift. An error or an
 		// interruption says nothing about the agent.
 		if !report.Finished(res) {
-			rec.leftOut[res.Outcome]++
+			rec.leftOut[string(res.Outcome)]++
 			continue
 		}
 		rec.Attempts++
@@ -158,14 +159,14 @@ func match(a, b *Run) *Comparison {
 			continue
 		}
 		if ra.Attempts == 0 || rb.Attempts == 0 {
-			c.LeftOut = append(c.LeftOut, LeftOut{Task: id, A: outcomeCounts(ra), B: outcomeCounts(rb)})
+			c.LeftOut = append(c.LeftOut, LeftOut{Task: id, A: maps.Clone(ra.outcomes), B: maps.Clone(rb.outcomes)})
 			continue
 		}
 		for o, n := range ra.leftOut {
-			c.Attempts.A[string(o)] += n
+			c.Attempts.A[o] += n
 		}
 		for o, n := range rb.leftOut {
-			c.Attempts.B[string(o)] += n
+			c.Attempts.B[o] += n
 		}
 		tags := slices.Clone(ra.tags)
 		for _, t := range rb.tags {
@@ -206,15 +207,6 @@ func digestChange(a, b *record) string {
 	return ""
 }
 
-// outcomeCounts counts a record's attempts by outcome.
-func outcomeCounts(r *record) map[string]int {
-	m := map[string]int{}
-	for o, n := range r.outcomes {
-		m[string(o)] = n
-	}
-	return m
-}
-
 // taskTemplate is the template a task was made from, "" for none: the NAME
 // of its first template:NAME tag. The report model has no field for a
 // template; this is the one place that reads it, to change when it gets
@@ -253,24 +245,15 @@ func changedLines(c *Comparison, a, b *Run) []string {
 		var line string
 		switch ch.What {
 		case "contract":
-			line = fmt.Sprintf("contract %s in %s, %s in %s", short(ra.contract), a.path, short(rb.contract), b.path)
+			line = fmt.Sprintf("contract %s in %s, %s in %s", report.ShortDigest(ra.contract), a.path, report.ShortDigest(rb.contract), b.path)
 		case "task":
-			line = fmt.Sprintf("task file %s in %s, %s in %s (same contract)", short(ra.spec), a.path, short(rb.spec), b.path)
+			line = fmt.Sprintf("task file %s in %s, %s in %s (same contract)", report.ShortDigest(ra.spec), a.path, report.ShortDigest(rb.spec), b.path)
 		default:
 			line = "the attempts of one report carry different digests"
 		}
 		out = append(out, fmt.Sprintf("  %s: %s", ch.Task, line))
 	}
 	return out
-}
-
-// short is the first 12 hex digits of a digest, as the reports print it.
-func short(digest string) string {
-	d := strings.TrimPrefix(digest, "sha256:")
-	if len(d) > 12 {
-		d = d[:12]
-	}
-	return d
 }
 
 // analyze computes every group's statistics.

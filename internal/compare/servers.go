@@ -90,14 +90,14 @@ func WriteComparison(w io.Writer, rows []ServerRow, base string) error {
 		}
 		return fmt.Sprintf("%.0f (%.2f×)", v, v/b)
 	}
+	var rb ServerRow
+	if ref != nil {
+		rb = *ref
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "| server | passed | median tool calls per task | median bytes per call | p90 bytes per call | median bytes per page read | median ms per call | median ms per task |\n")
 	fmt.Fprintf(&b, "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
 	for _, r := range rows {
-		var rb ServerRow
-		if ref != nil {
-			rb = *ref
-		}
 		name := r.Server
 		if r.Trust != "" {
 			name += " (trust: " + r.Trust + ")"

@@ -39,22 +39,24 @@ func (c *Comparison) analyze(o Options, alpha float64) error {
 			templates[t.Template] = append(templates[t.Template], t)
 		}
 	}
-	c.ByTag, c.ByTemplate = []Group{}, []Group{}
-	for _, name := range slices.Sorted(maps.Keys(tags)) {
-		g, err := analyzeGroup(name, tags[name], c.Repeats, o, alpha)
-		if err != nil {
-			return err
-		}
-		c.ByTag = append(c.ByTag, g)
+	if c.ByTag, err = c.analyzeGroups(tags, o, alpha); err != nil {
+		return err
 	}
-	for _, name := range slices.Sorted(maps.Keys(templates)) {
-		g, err := analyzeGroup(name, templates[name], c.Repeats, o, alpha)
+	c.ByTemplate, err = c.analyzeGroups(templates, o, alpha)
+	return err
+}
+
+// analyzeGroups computes the statistics of each group, by name.
+func (c *Comparison) analyzeGroups(groups map[string][]Task, o Options, alpha float64) ([]Group, error) {
+	out := []Group{}
+	for _, name := range slices.Sorted(maps.Keys(groups)) {
+		g, err := analyzeGroup(name, groups[name], c.Repeats, o, alpha)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		c.ByTemplate = append(c.ByTemplate, g)
+		out = append(out, g)
 	}
-	return nil
+	return out, nil
 }
 
 // analyzeGroup computes the statistics of one group of compared

@@ -49,7 +49,7 @@ func WriteText(w *bytes.Buffer, doc *Doc, runs []*Run) {
 // runLine says in one line what produced a run.
 func runLine(r *report.Run) string {
 	s := r.Settings
-	line := fmt.Sprintf("git %s, %s, server %s, web %s", orDash(short(r.GitSHA)), report.AgentLabel(s), orDash(s.Server), orDash(s.Web))
+	line := fmt.Sprintf("git %s, %s, server %s, web %s", orDash(report.ShortDigest(r.GitSHA)), report.AgentLabel(s), orDash(s.Server), orDash(s.Web))
 	if s.Repeat > 1 {
 		line += fmt.Sprintf(", %d attempts per task", s.Repeat)
 	}
@@ -190,7 +190,7 @@ func writeOverall(w *bytes.Buffer, doc *Doc, c *Comparison) {
 		score Score
 	}{{a, g.A}, {b, g.B}} {
 		fmt.Fprintf(w, "  %-3s  %9s  %6s  %s to %s\n", s.label, fmt.Sprintf("%d/%d", s.score.Passed, s.score.Attempts),
-			pct(s.score.Score), pct(s.score.WilsonLow), pct(s.score.WilsonHigh))
+			report.Percent(s.score.Score), report.Percent(s.score.WilsonLow), report.Percent(s.score.WilsonHigh))
 	}
 
 	fmt.Fprintf(w, "\n")
@@ -264,7 +264,7 @@ func writeGroups(w *bytes.Buffer, groups []Group, what string, c *Comparison, al
 		}
 		test := map[string]string{TestMcNemar: "M", TestBootstrap: "B", TestClustered: "C"}[g.Test]
 		fmt.Fprintf(w, "  %-*s  %5d  %*d  %*d  %6s  %6s  %6s  %-16s  %6s  %-4s  %s\n", width, g.Name, g.Tasks,
-			len(onlyA), g.Pairs.OnlyA, len(onlyB), g.Pairs.OnlyB, pct(g.A.Score), pct(g.B.Score), Points(g.Diff),
+			len(onlyA), g.Pairs.OnlyA, len(onlyB), g.Pairs.OnlyB, report.Percent(g.A.Score), report.Percent(g.B.Score), Points(g.Diff),
 			Points(g.Low)+" to "+Points(g.High), PValue(g.P), test, sig)
 	}
 }
@@ -334,10 +334,8 @@ func counts(m map[string]int) string {
 	return strings.Join(parts, ", ")
 }
 
-// Pct is a rate as a percentage; Points a difference of rates in
-// percentage points, signed, and pointsAbs a spread in points.
-func pct(f float64) string { return fmt.Sprintf("%.1f%%", 100*f) }
-
+// Points is a difference of rates in percentage points, signed, and
+// pointsAbs a spread in points.
 func Points(f float64) string {
 	s := fmt.Sprintf("%+.1f", 100*f)
 	if s == "-0.0" {
@@ -348,7 +346,7 @@ func Points(f float64) string {
 
 func pointsAbs(f float64) string { return fmt.Sprintf("%.1f", 100*f) }
 
-// diffP writes a p-value to three decimals, or in exponent form below
+// PValue writes a p-value to three decimals, or in exponent form below
 // 0.001 so that a small p-value never reads as 0.
 func PValue(p float64) string {
 	if p < 0.001 {

@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -53,9 +54,7 @@ func markStability(g *boardGroup) {
 	}
 	var tasks []string
 	for _, row := range g.Ranked {
-		for id := range row.tasks.tasks {
-			tasks = append(tasks, id)
-		}
+		tasks = slices.AppendSeq(tasks, maps.Keys(row.tasks.tasks))
 	}
 	slices.Sort(tasks)
 	tasks = slices.Compact(tasks)

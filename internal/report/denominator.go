@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"contractbench/internal/contract"
@@ -122,15 +123,9 @@ func cannotBeDone(r *Run) *CannotBeDone {
 // call had, other than one fetched ahead of need. Without an Observation
 // nothing is known, and it reports false.
 func wroteNothing(obs *contract.Observation) bool {
-	if obs == nil {
-		return false
-	}
-	for _, n := range obs.Network {
-		if contract.IsWrite(n.Method) && !n.BeforeFirstToolCall && !n.Speculative {
-			return false
-		}
-	}
-	return true
+	return obs != nil && !slices.ContainsFunc(obs.Network, func(n contract.NetworkEntry) bool {
+		return contract.IsWrite(n.Method) && !n.BeforeFirstToolCall && !n.Speculative
+	})
 }
 
 // Lines are the two sentences every view gives.
@@ -155,10 +150,5 @@ func ratio(a, b int) float64 {
 }
 
 func hasTag(tags []string, tag string) bool {
-	for _, t := range tags {
-		if strings.EqualFold(t, tag) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(tags, func(t string) bool { return strings.EqualFold(t, tag) })
 }

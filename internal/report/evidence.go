@@ -3,9 +3,9 @@ package report
 import (
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"contractbench/internal/contract"
+	"contractbench/internal/problem"
 )
 
 // Bounds on what views copy out of a result. Evidence and reasons can hold
@@ -83,21 +83,13 @@ func evidenceSummary(evs []contract.Evidence) string {
 // bound returns s on one line and cut to maxTextBytes, saying how much was
 // cut so a reader knows the text goes on.
 func bound(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) <= maxTextBytes {
-		return s
-	}
-	cut := maxTextBytes
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return fmt.Sprintf("%s…(+%d bytes)", s[:cut], len(s)-cut)
+	return problem.Bound(strings.Join(strings.Fields(s), " "), maxTextBytes)
 }
 
-// resultName names a result in views: the task, and the attempt when the
+// ResultName names a result in views: the task, and the attempt when the
 // run has several.
-func resultName(res *TaskResult, repeated bool) string {
-	if repeated {
+func ResultName(res *TaskResult, several bool) string {
+	if several {
 		return fmt.Sprintf("%s #%d", res.Task, res.Attempt)
 	}
 	return res.Task

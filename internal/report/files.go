@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 )
 
@@ -42,7 +43,7 @@ const JUnitFile = "junit.xml"
 // replaced and then removed; that needs the file system to fail between
 // two renames in one directory.
 func WriteFiles(dir, base string, r *Run) (paths Paths, err error) {
-	if base == "" || !safeName(base) {
+	if base == "" || !SafeName(base) {
 		return Paths{}, fmt.Errorf("report files: base name %q: must be a plain file name of letters, digits, '.', '-' and '_'", base)
 	}
 	view, pngs, err := withScreenshotFiles(base, r)
@@ -134,7 +135,7 @@ type pendingFile struct {
 func withScreenshotFiles(base string, r *Run) (*Run, []pendingFile, error) {
 	view := *r
 	view.Results = append([]TaskResult(nil), r.Results...)
-	rep := repeated(r)
+	rep := Repeated(r)
 	var pngs []pendingFile
 	names := map[string]bool{}
 	for i := range view.Results {
@@ -142,14 +143,10 @@ func withScreenshotFiles(base string, r *Run) (*Run, []pendingFile, error) {
 		if res.Observation == nil || len(res.Observation.Screenshot.PNG) == 0 {
 			continue
 		}
-		if !safeName(res.Task) {
+		if !SafeName(res.Task) {
 			return nil, nil, fmt.Errorf("report files: screenshot of task %q: the task name is not a plain file name", res.Task)
 		}
-		name := base + "-" + res.Task
-		if rep {
-			name += "-" + strconv.Itoa(res.Attempt)
-		}
-		name += ".png"
+		name := imageStem(base, res, rep) + ".png"
 		if names[name] {
 			return nil, nil, fmt.Errorf("report files: screenshot of task %q attempt %d: file name %s is used twice", res.Task, res.Attempt, name)
 		}
@@ -167,7 +164,7 @@ func withScreenshotFiles(base string, r *Run) (*Run, []pendingFile, error) {
 // their thumbnail files, and those files. Task names were checked by
 // withScreenshotFiles.
 func withThumbnailFiles(base string, r *Run) (*Run, []pendingFile) {
-	rep := repeated(r)
+	rep := Repeated(r)
 	var jpgs []pendingFile
 	for i := range r.Results {
 		res := &r.Results[i]
@@ -180,11 +177,7 @@ func withThumbnailFiles(base string, r *Run) (*Run, []pendingFile) {
 				res.Calls = append([]Call(nil), res.Calls...)
 				copied = true
 			}
-			name := base + "-" + res.Task
-			if rep {
-				name += "-" + strconv.Itoa(res.Attempt)
-			}
-			name += "-step" + strconv.Itoa(c.Seq) + ".jpg"
+			name := imageStem(base, res, rep) + "-step" + strconv.Itoa(c.Seq) + ".jpg"
 			th := *c.Thumbnail
 			th.File = name
 			res.Calls[j].Thumbnail = &th
@@ -194,9 +187,19 @@ func withThumbnailFiles(base string, r *Run) (*Run, []pendingFile) {
 	return r, jpgs
 }
 
-// safeName reports whether s can be used inside a file name as is: no path
-// separators, no dot-only names, nothing a shell or URL would mangle.
-func safeName(s string) bool {
+// imageStem is how the names of a result's image files begin:
+// <base>-<task>, and -<attempt> when tasks were repeated.
+func imageStem(base string, res *TaskResult, rep bool) string {
+	if rep {
+		return base + "-" + res.Task + "-" + strconv.Itoa(res.Attempt)
+	}
+	return base + "-" + res.Task
+}
+
+// SafeName reports whether s can be used inside a file name as is: letters,
+// digits, '.', '-' and '_', and neither "." nor "..", so no path
+// separator and nothing a shell or URL would mangle.
+func SafeName(s string) bool {
 	if s == "" || s == "." || s == ".." {
 		return false
 	}
@@ -257,11 +260,8 @@ func mkdirAll(dir string) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("report directory %s: %w", dir, err)
 	}
-	created := make([]string, len(missing))
-	for i, d := range missing {
-		created[len(missing)-1-i] = d
-	}
-	return created, nil
+	slices.Reverse(missing)
+	return missing, nil
 }
 
 // CheckDir reports whether a report can be written into dir: it creates

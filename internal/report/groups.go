@@ -90,7 +90,7 @@ func writeGroups(p *printer, s Summary) {
 	p.printf("| --- | ---: | ---: | ---: | --- |\n")
 	for _, g := range s.Groups {
 		p.printf("| %s | %d | %d / %d | %s | %s–%s |\n", cell(escape(g.Dimension+": "+g.Name)), g.Tasks, g.Passed, g.Total,
-			percent(g.Score), percent(g.Wilson95Low), percent(g.Wilson95High))
+			Percent(g.Score), Percent(g.Wilson95Low), Percent(g.Wilson95High))
 	}
 	p.printf("\n")
 }

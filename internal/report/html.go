@@ -31,7 +31,7 @@ var htmlFiles embed.FS
 
 var htmlTemplate = template.Must(template.New("report.tmpl").Funcs(template.FuncMap{
 	"join":    strings.Join,
-	"percent": percent,
+	"percent": Percent,
 	"plural":  plural,
 	// bad marks a request that failed or was answered 4xx or 5xx.
 	"bad": func(e contract.NetworkEntry) bool { return e.Status == 0 || e.Status >= 400 },
@@ -141,7 +141,7 @@ type htmlStep struct {
 
 func newHTMLPage(r *Run) (*htmlPage, error) {
 	s := Summarize(r)
-	rep := repeated(r)
+	rep := Repeated(r)
 	css, err := htmlFiles.ReadFile("html/report.css")
 	if err != nil {
 		return nil, err
@@ -155,7 +155,7 @@ func newHTMLPage(r *Run) (*htmlPage, error) {
 		Summary: s,
 		Title:   "contractbench report",
 		Banner:  incompleteBanner + ".",
-		Took:    seconds(float64(r.DurationMS)),
+		Took:    Seconds(float64(r.DurationMS)),
 		Repeat:  max(r.Settings.Repeat, 1),
 		Caps: fmt.Sprintf("%d tokens per turn, %d tool iterations, $%.2f",
 			r.Settings.Caps.MaxTokensPerTurn, r.Settings.Caps.MaxToolIterations, r.Settings.Caps.MaxUSD),
@@ -163,9 +163,9 @@ func newHTMLPage(r *Run) (*htmlPage, error) {
 		Cost:       fmt.Sprintf("$%.4f", s.TotalUSD),
 		Tokens: fmt.Sprintf("%d input, %d output, %d cache read, %d cache write",
 			s.Tokens.Input, s.Tokens.Output, s.Tokens.CacheRead, s.Tokens.CacheWrite),
-		Score:    percent(s.Score),
-		Interval: percent(s.Wilson95Low) + "–" + percent(s.Wilson95High),
-		Note:     comparabilityNote,
+		Score:    Percent(s.Score),
+		Interval: Percent(s.Wilson95Low) + "–" + Percent(s.Wilson95High),
+		Note:     ComparabilityNote,
 		Docs:     detectableDoc,
 		HeldNote: heldNote,
 		CSS:      template.CSS(css),
@@ -178,7 +178,7 @@ func newHTMLPage(r *Run) (*htmlPage, error) {
 		p.Started = r.Started.UTC().Format(time.RFC3339)
 	}
 	for _, m := range notRun(r) {
-		p.NotRun = append(p.NotRun, resultName(&TaskResult{Task: m.Task, Attempt: m.Attempt}, rep))
+		p.NotRun = append(p.NotRun, ResultName(&TaskResult{Task: m.Task, Attempt: m.Attempt}, rep))
 	}
 	for _, o := range Outcomes {
 		if n := s.ByOutcome[o]; n > 0 {
@@ -187,34 +187,27 @@ func newHTMLPage(r *Run) (*htmlPage, error) {
 	}
 	if pk := s.PassK; pk != nil {
 		for _, t := range pk.Tasks {
-			p.PassKTasks = append(p.PassKTasks, htmlTaskPassK{t, percent(float64(t.Passed) / float64(t.Attempts))})
+			p.PassKTasks = append(p.PassKTasks, htmlTaskPassK{t, Percent(float64(t.Passed) / float64(t.Attempts))})
 		}
 	}
 	shots := screenshotURLs(r.Results)
 	for i := range r.Results {
 		res := &r.Results[i]
-		for _, t := range res.Tags {
-			if !slices.Contains(p.Tags, t) {
-				p.Tags = append(p.Tags, t)
-			}
-		}
-		hr, err := newHTMLResult(res, i, rep, shots[i])
-		if err != nil {
-			return nil, err
-		}
-		p.Results = append(p.Results, hr)
+		p.Tags = append(p.Tags, res.Tags...)
+		p.Results = append(p.Results, newHTMLResult(res, i, rep, shots[i]))
 	}
 	slices.Sort(p.Tags)
+	p.Tags = slices.Compact(p.Tags)
 	return p, nil
 }
 
-func newHTMLResult(res *TaskResult, i int, rep bool, shot template.URL) (htmlResult, error) {
+func newHTMLResult(res *TaskResult, i int, rep bool, shot template.URL) htmlResult {
 	h := htmlResult{
 		TaskResult: res,
-		Name:       resultName(res, rep),
-		Anchor:     resultAnchor(i),
+		Name:       ResultName(res, rep),
+		Anchor:     ResultAnchor(i),
 		TagList:    strings.Join(res.Tags, " "),
-		Duration:   seconds(float64(res.DurationMS)),
+		Duration:   Seconds(float64(res.DurationMS)),
 		TokenCount: res.Tokens.Input + res.Tokens.Output + res.Tokens.CacheRead + res.Tokens.CacheWrite,
 		Cost:       fmt.Sprintf("$%.4f", res.USD),
 		Tree:       evidenceTree(res),
@@ -256,7 +249,7 @@ func newHTMLResult(res *TaskResult, i int, rep bool, shot template.URL) (htmlRes
 		h.Thumbs = h.Thumbs || c.Thumbnail != nil
 		h.Steps = append(h.Steps, st)
 	}
-	return h, nil
+	return h
 }
 
 // argsText shows a call's arguments on one line when they are short, and
@@ -279,8 +272,8 @@ func argsText(args json.RawMessage) string {
 	return b.String()
 }
 
-// resultAnchor is the id of the i-th result's section in the page.
-func resultAnchor(i int) string { return "result-" + strconv.Itoa(i+1) }
+// ResultAnchor is the id of the i-th result's section in a run's HTML page.
+func ResultAnchor(i int) string { return "result-" + strconv.Itoa(i+1) }
 
 // screenshotURLs returns screenshotURL of each result's final screenshot
 // (empty for a result without one), made on every processor at once: at

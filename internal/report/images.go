@@ -16,7 +16,7 @@ import (
 // the report may come from elsewhere.
 func LoadImages(dir string, r *Run) error {
 	read := func(where, name string) ([]byte, error) {
-		if !safeName(name) {
+		if !SafeName(name) {
 			return nil, fmt.Errorf("report images: %s: %q is not a plain file name", where, name)
 		}
 		b, err := os.ReadFile(filepath.Join(dir, name))

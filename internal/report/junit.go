@@ -103,7 +103,7 @@ func WriteJUnitRuns(w io.Writer, runs []*Run) error {
 // junitSuiteOf is the testsuite of one run; byServer names it after the
 // run's tool server as well.
 func junitSuiteOf(r *Run, byServer bool) junitSuite {
-	rep := repeated(r)
+	rep := Repeated(r)
 	classname := r.Settings.Suite
 	if classname == "" {
 		classname = "contractbench"
@@ -142,15 +142,15 @@ func junitSuiteOf(r *Run, byServer bool) junitSuite {
 	}
 	if pk := s.PassK; pk != nil {
 		k := strconv.Itoa(pk.K)
-		suite.Properties = append(suite.Properties, junitProperty{"pass@" + k, percent(pk.At().PassAtK)},
-			junitProperty{"pass^" + k, percent(pk.At().PassHatK)}, junitProperty{"flip_rate", percent(pk.FlipRate)})
+		suite.Properties = append(suite.Properties, junitProperty{"pass@" + k, Percent(pk.At().PassAtK)},
+			junitProperty{"pass^" + k, Percent(pk.At().PassHatK)}, junitProperty{"flip_rate", Percent(pk.FlipRate)})
 	}
 	if d := s.Detectable; d != nil {
 		suite.Properties = append(suite.Properties, junitProperty{"smallest_detectable_difference", d.String()})
 	}
 	for i := range r.Results {
 		res := &r.Results[i]
-		c := junitCase{Name: resultName(res, rep), Classname: name, Time: junitSeconds(res.DurationMS)}
+		c := junitCase{Name: ResultName(res, rep), Classname: name, Time: junitSeconds(res.DurationMS)}
 		switch res.Outcome {
 		case OutcomePassed:
 			if drift := res.Drift(); drift != "" {
@@ -167,7 +167,7 @@ func junitSuiteOf(r *Run, byServer bool) junitSuite {
 	}
 	for _, m := range notRun(r) {
 		suite.add(junitCase{
-			Name:      resultName(&TaskResult{Task: m.Task, Attempt: m.Attempt}, rep),
+			Name:      ResultName(&TaskResult{Task: m.Task, Attempt: m.Attempt}, rep),
 			Classname: name,
 			Time:      junitSeconds(0),
 			Skipped:   &junitProblem{Message: "not run: the run stopped early"},

@@ -26,8 +26,9 @@ const (
 // incompleteBanner opens every view of a run that stopped early.
 const incompleteBanner = "INCOMPLETE: stopped before every task ran"
 
-// comparabilityNote closes the comparison footer.
-const comparabilityNote = "contract-eval is stricter than LLM-eval; numbers are not directly comparable"
+// ComparabilityNote closes the comparison footer: the line every view
+// gives about comparing its numbers with LLM-judged ones.
+const ComparabilityNote = "contract-eval is stricter than LLM-eval; numbers are not directly comparable"
 
 // WriteMarkdown writes the human report of r: a header with the score,
 // pass@k and pass^k when tasks were repeated, and the smallest difference
@@ -41,7 +42,7 @@ const comparabilityNote = "contract-eval is stricter than LLM-eval; numbers are 
 func WriteMarkdown(w io.Writer, r *Run) error {
 	p := &printer{w: w}
 	s := Summarize(r)
-	rep := repeated(r)
+	rep := Repeated(r)
 
 	title := "contractbench report"
 	if r.Settings.Suite != "" {
@@ -53,7 +54,7 @@ func WriteMarkdown(w io.Writer, r *Run) error {
 		if missing := notRun(r); len(missing) > 0 {
 			names := make([]string, len(missing))
 			for i, m := range missing {
-				names[i] = code(resultName(&TaskResult{Task: m.Task, Attempt: m.Attempt}, rep))
+				names[i] = code(ResultName(&TaskResult{Task: m.Task, Attempt: m.Attempt}, rep))
 			}
 			p.printf(" Not run (%d): %s.", len(missing), strings.Join(names, ", "))
 		}
@@ -79,10 +80,10 @@ func WriteMarkdown(w io.Writer, r *Run) error {
 
 func writeHeader(p *printer, r *Run, s Summary) {
 	set := r.Settings
-	p.printf("- git sha: %s\n", code(orNone(r.GitSHA)))
-	p.printf("- started: %s, took %s\n", r.Started.Format(time.RFC3339), seconds(float64(r.DurationMS)))
+	p.printf("- git sha: %s\n", code(OrNone(r.GitSHA)))
+	p.printf("- started: %s, took %s\n", r.Started.Format(time.RFC3339), Seconds(float64(r.DurationMS)))
 	p.printf("- agent: %s (%s), server: %s, web: %s, model: %s\n",
-		code(orNone(set.Agent)), escape(AgentLabel(set)), code(orNone(set.Server)), code(orNone(set.Web)), code(orNone(set.Model)))
+		code(OrNone(set.Agent)), escape(AgentLabel(set)), code(OrNone(set.Server)), code(OrNone(set.Web)), code(OrNone(set.Model)))
 	if set.Shard != nil {
 		p.printf("- shard: %s of the selection\n", set.Shard)
 	}
@@ -95,7 +96,7 @@ func writeHeader(p *printer, r *Run, s Summary) {
 	writeProvenanceLine(p, r)
 	if g := r.Regraded; g != nil {
 		p.printf("- regraded: from %s (run of %s) on %s against the suite's contracts at %s; %d outcome(s) changed\n",
-			code(g.From), code(orNone(g.FromGitSHA)), g.At.Format(time.RFC3339), code(orNone(g.SuiteGitSHA)), g.Changed)
+			code(g.From), code(OrNone(g.FromGitSHA)), g.At.Format(time.RFC3339), code(OrNone(g.SuiteGitSHA)), g.Changed)
 		for _, w := range g.Warnings {
 			p.printf("  - warning: %s\n", escape(w))
 		}
@@ -119,7 +120,7 @@ func writeHeader(p *printer, r *Run, s Summary) {
 	p.printf("- cost: $%.4f (tokens: %d input, %d output, %d cache read, %d cache write)\n",
 		s.TotalUSD, s.Tokens.Input, s.Tokens.Output, s.Tokens.CacheRead, s.Tokens.CacheWrite)
 	p.printf("\n**contract-eval score: %d / %d (%s)**, 95%% Wilson score interval %s–%s\n\n",
-		s.Passed, s.Total, percent(s.Score), percent(s.Wilson95Low), percent(s.Wilson95High))
+		s.Passed, s.Total, Percent(s.Score), Percent(s.Wilson95Low), Percent(s.Wilson95High))
 	p.printf("Denominator: %s; the score counts %s.\n\n", s.Denominator, s.Denominator.Counts)
 	if c := s.CannotBeDone; c != nil {
 		for _, line := range c.Lines() {
@@ -130,8 +131,8 @@ func writeHeader(p *printer, r *Run, s Summary) {
 	if pk := s.PassK; pk != nil {
 		at := pk.At()
 		p.printf("**pass@%d %s, pass^%d %s**, the mean over %s of the chance that at least one, and that all, of %d attempts pass (by k and per task below)\n\n",
-			pk.K, percent(at.PassAtK), pk.K, percent(at.PassHatK), plural(len(pk.Tasks), "task"), pk.K)
-		p.printf("**Flip rate %s**: %d of %s have attempts that disagree.\n\n", percent(pk.FlipRate), pk.Flipped, plural(len(pk.Tasks), "task"))
+			pk.K, Percent(at.PassAtK), pk.K, Percent(at.PassHatK), plural(len(pk.Tasks), "task"), pk.K)
+		p.printf("**Flip rate %s**: %d of %s have attempts that disagree.\n\n", Percent(pk.FlipRate), pk.Flipped, plural(len(pk.Tasks), "task"))
 		if pk.Warning != "" {
 			p.printf("Warning: %s.\n\n", pk.Warning)
 		}
@@ -165,7 +166,7 @@ func writePassK(p *printer, s Summary) {
 	p.printf("| k | pass@k | pass^k |\n")
 	p.printf("| ---: | ---: | ---: |\n")
 	for _, v := range pk.ByK {
-		p.printf("| %d | %s | %s |\n", v.K, percent(v.PassAtK), percent(v.PassHatK))
+		p.printf("| %d | %s | %s |\n", v.K, Percent(v.PassAtK), Percent(v.PassHatK))
 	}
 	p.printf("\n")
 }
@@ -188,7 +189,7 @@ func writeResults(p *printer, r *Run, rep bool) {
 			outcome += " (trust: " + escape(res.Trust) + ")"
 		}
 		p.printf("| %s | %s | %d | %d | %d | %s | %s |\n",
-			cell(escape(resultName(res, rep))), outcome,
+			cell(escape(ResultName(res, rep))), outcome,
 			res.DurationMS, res.ToolCalls, res.ResponseBytes, cell(failed), cell(shot))
 	}
 	p.printf("\n")
@@ -210,13 +211,13 @@ func writeTallies(p *printer, r *Run, s Summary) {
 	for i, t := range tallies(r) {
 		lo, hi := stats.Wilson95(t.Passed, t.Attempts)
 		p.printf("| %s | %d / %d | %s | %s–%s |", cell(escape(t.Task)), t.Passed, t.Attempts,
-			percent(float64(t.Passed)/float64(t.Attempts)), percent(lo), percent(hi))
+			Percent(float64(t.Passed)/float64(t.Attempts)), Percent(lo), Percent(hi))
 		if pk != nil {
 			flipped := ""
 			if pk.Tasks[i].Flipped {
 				flipped = "yes"
 			}
-			p.printf(" %s | %s | %s |", percent(pk.Tasks[i].PassAtK), percent(pk.Tasks[i].PassHatK), flipped)
+			p.printf(" %s | %s | %s |", Percent(pk.Tasks[i].PassAtK), Percent(pk.Tasks[i].PassHatK), flipped)
 		}
 		p.printf("\n")
 	}
@@ -242,7 +243,7 @@ func writeFailures(p *printer, r *Run, rep bool) {
 			continue
 		}
 		explained = true
-		p.printf("### %s: %s\n\n", escape(resultName(res, rep)), res.Outcome)
+		p.printf("### %s: %s\n\n", escape(ResultName(res, rep)), res.Outcome)
 		if res.Reason != "" {
 			p.printf("- reason: %s\n", code(bound(res.Reason)))
 		}
@@ -289,11 +290,11 @@ func writeComparison(p *printer, r *Run, s Summary) {
 	}
 	suite += ", agent: " + AgentLabel(r.Settings)
 	p.printf("| %s | %s contract-eval (%d / %d) | %s median | outcome contracts |\n\n",
-		cell(escape(suite)), percent(s.Score), s.Passed, s.Total, seconds(s.MedianDurationMS))
+		cell(escape(suite)), Percent(s.Score), s.Passed, s.Total, Seconds(s.MedianDurationMS))
 	if r.Incomplete {
 		p.printf("This run is incomplete: %s.\n\n", incompleteBanner)
 	}
-	p.printf("%s.\n", comparabilityNote)
+	p.printf("%s.\n", ComparabilityNote)
 }
 
 // printer writes formatted text and keeps the first error, so rendering
@@ -349,14 +350,16 @@ func cell(s string) string {
 	return strings.ReplaceAll(s, "|", `\|`)
 }
 
-func orNone(s string) string {
+// OrNone writes an empty setting as "none".
+func OrNone(s string) string {
 	if s == "" {
 		return "none"
 	}
 	return s
 }
 
-func percent(f float64) string { return strconv.FormatFloat(100*f, 'f', 1, 64) + "%" }
+// Percent writes a rate as a percentage to one decimal.
+func Percent(f float64) string { return strconv.FormatFloat(100*f, 'f', 1, 64) + "%" }
 
 // number prints a median: whole numbers as integers, halves with one
 // decimal.
@@ -367,7 +370,8 @@ func number(f float64) string {
 	return strconv.FormatFloat(f, 'f', 1, 64)
 }
 
-func seconds(ms float64) string { return strconv.FormatFloat(ms/1000, 'f', 1, 64) + " s" }
+// Seconds writes a duration in milliseconds as seconds to one decimal.
+func Seconds(ms float64) string { return strconv.FormatFloat(ms/1000, 'f', 1, 64) + " s" }
 
 // writeProvenanceLine says which versions produced the run.
 func writeProvenanceLine(p *printer, r *Run) {
@@ -378,7 +382,7 @@ func writeProvenanceLine(p *printer, r *Run) {
 			chromium = append(chromium, c.Chromium)
 		}
 	}
-	p.printf("- contractbench: %s", code(orNone(pv.Contractbench)))
+	p.printf("- contractbench: %s", code(OrNone(pv.Contractbench)))
 	if pv.ServerPackage != "" {
 		p.printf(", server package: %s", code(pv.ServerPackage))
 	}
@@ -386,6 +390,13 @@ func writeProvenanceLine(p *printer, r *Run) {
 		p.printf(", browser: %s", code(strings.Join(chromium, ", ")))
 	}
 	p.printf("\n")
+}
+
+// ShortDigest is a digest (or a git commit) as views print it: its first
+// 12 hex digits, without a "sha256:" prefix.
+func ShortDigest(d string) string {
+	d = strings.TrimPrefix(d, "sha256:")
+	return d[:min(12, len(d))]
 }
 
 // writeProvenance lists, per result, the digests of what produced it.
@@ -402,11 +413,10 @@ func writeProvenance(p *printer, r *Run, rep bool) {
 	p.printf("| name | spec | contract | transcript | fixture pages served |\n")
 	p.printf("| --- | --- | --- | --- | --- |\n")
 	short := func(d string) string {
-		d = strings.TrimPrefix(d, "sha256:")
 		if d == "" {
 			return ""
 		}
-		return code(d[:min(12, len(d))])
+		return code(ShortDigest(d))
 	}
 	for i := range r.Results {
 		res := &r.Results[i]
@@ -414,6 +424,6 @@ func writeProvenance(p *printer, r *Run, rep bool) {
 		if pv == nil {
 			pv = &TaskProvenance{}
 		}
-		p.printf("| %s | %s | %s | %s | %s |\n", escape(resultName(res, rep)), short(pv.Spec), short(pv.Contract), short(pv.Transcript), short(pv.Fixtures))
+		p.printf("| %s | %s | %s | %s | %s |\n", escape(ResultName(res, rep)), short(pv.Spec), short(pv.Contract), short(pv.Transcript), short(pv.Fixtures))
 	}
 }

@@ -50,14 +50,7 @@ func (o Outcome) Passed() bool { return o == OutcomePassed }
 func (o Outcome) Judged() bool { return o != OutcomeInterrupted }
 
 // Valid reports whether o is one of Outcomes.
-func (o Outcome) Valid() bool {
-	for _, k := range Outcomes {
-		if o == k {
-			return true
-		}
-	}
-	return false
-}
+func (o Outcome) Valid() bool { return slices.Contains(Outcomes, o) }
 
 // Run is the result of one benchmark run: what was asked for and what every
 // attempt at every task did. The runner fills it; every view renders it.

@@ -30,15 +30,15 @@ import (
 // same commit, so the later one replaces the earlier one's files.
 func BaseName(r *Run) string {
 	s := r.Settings
-	sha := orNone(r.GitSHA)
+	sha := OrNone(r.GitSHA)
 	if isDefaultRun(s) {
 		return fileSafe(sha)
 	}
-	parts := []string{sha, orNone(s.Agent)}
+	parts := []string{sha, OrNone(s.Agent)}
 	if s.Model != "" && ranModel(s.Agent) {
 		parts = append(parts, s.Model)
 	}
-	parts = append(parts, orNone(s.Server), orNone(s.Web), selectionName(s))
+	parts = append(parts, OrNone(s.Server), OrNone(s.Web), selectionName(s))
 	if s.Repeat > 1 {
 		parts = append(parts, fmt.Sprintf("x%d", s.Repeat))
 	}
@@ -77,14 +77,14 @@ func ranModel(agent string) bool {
 	return true
 }
 
-// fileSafe replaces each run of characters safeName rejects with one
+// fileSafe replaces each run of characters SafeName rejects with one
 // '_', and drops those at either end: "meta/llama 3 (beta)" becomes
 // "meta_llama_3_beta".
 func fileSafe(s string) string {
 	var b strings.Builder
 	pending := false
 	for _, c := range s {
-		if safeName(string(c)) || c == '.' {
+		if SafeName(string(c)) || c == '.' {
 			if pending && b.Len() > 0 {
 				b.WriteByte('_')
 			}

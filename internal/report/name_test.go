@@ -54,7 +54,7 @@ func TestBaseName(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("%s: BaseName = %q, want %q", tc.name, got, tc.want)
 		}
-		if !safeName(got) {
+		if !SafeName(got) {
 			t.Errorf("%s: BaseName %q is not a plain file name", tc.name, got)
 		}
 		if prev, dup := seen[got]; dup {

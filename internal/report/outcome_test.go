@@ -223,8 +223,8 @@ func TestViewsNameTheSameFailedClause(t *testing.T) {
 			named := map[string]string{
 				"Markdown table":   find(md.String(), `(?m)^\| `+regexp.QuoteMeta(res.Task)+` \| [^|]* \| \d+ \| \d+ \| \d+ \| `+"`?([^|`]*)`?"+` \|`),
 				"Markdown section": find(section(md.String(), "### "+res.Task+": ", "\n### "), "(?m)^- failed_postcondition: `([^`]*)`$"),
-				"HTML table":       find(page.String(), `<a href="#`+resultAnchor(i)+`">.*<td class="mono">([^<]*)</td></tr>`),
-				"HTML section":     find(section(page.String(), `<section class="task" id="`+resultAnchor(i)+`"`, "</section>"), `<code class="failed-clause">([^<]*)</code>`),
+				"HTML table":       find(page.String(), `<a href="#`+ResultAnchor(i)+`">.*<td class="mono">([^<]*)</td></tr>`),
+				"HTML section":     find(section(page.String(), `<section class="task" id="`+ResultAnchor(i)+`"`, "</section>"), `<code class="failed-clause">([^<]*)</code>`),
 			}
 			for view, got := range named {
 				if got != want {

@@ -64,8 +64,8 @@ type Summary struct {
 
 // Summarize computes the Summary of r.
 func Summarize(r *Run) Summary {
-	s := Summary{ByOutcome: map[Outcome]int{}}
-	seen := map[string]bool{}
+	tasks := tallies(r)
+	s := Summary{Tasks: len(tasks), ByOutcome: map[Outcome]int{}}
 	var dur, calls, bytes []float64
 	for _, res := range r.Results {
 		s.ByOutcome[res.Outcome]++
@@ -73,10 +73,6 @@ func Summarize(r *Run) Summary {
 			// Stopped before the agent finished: not an attempt the
 			// score can count, for or against the agent.
 			continue
-		}
-		if !seen[res.Task] {
-			seen[res.Task] = true
-			s.Tasks++
 		}
 		s.Total++
 		if res.Outcome.Passed() {
@@ -98,9 +94,9 @@ func Summarize(r *Run) Summary {
 	s.NotRun = len(notRun(r))
 	s.Denominator = denominator(r, s.NotRun)
 	s.CannotBeDone = cannotBeDone(r)
-	s.MedianDurationMS = median(dur)
-	s.MedianToolCalls = median(calls)
-	s.MedianResponseBytes = median(bytes)
+	s.MedianDurationMS = Median(dur)
+	s.MedianToolCalls = Median(calls)
+	s.MedianResponseBytes = Median(bytes)
 	s.Groups = groups(r)
 	if trust := trustLabel(r); trust != "" {
 		s.Held = &Held{Trust: trust, Judged: s.Total}
@@ -111,15 +107,14 @@ func Summarize(r *Run) Summary {
 		}
 		return s
 	}
-	tasks := tallies(r)
 	k := fewestAttempts(tasks)
 	s.PassK = passK(tasks, k)
 	s.Detectable = detectable(len(tasks), k)
 	return s
 }
 
-// median returns the median of xs, 0 for none. It sorts xs.
-func median(xs []float64) float64 {
+// Median returns the median of xs, 0 for none. It sorts xs.
+func Median(xs []float64) float64 {
 	if len(xs) == 0 {
 		return 0
 	}
@@ -131,18 +126,10 @@ func median(xs []float64) float64 {
 	return (xs[m-1] + xs[m]) / 2
 }
 
-// repeated reports whether some task of r has more than one attempt, in
-// which case views name each result by task and attempt.
-func repeated(r *Run) bool {
-	if r.Settings.Repeat > 1 {
-		return true
-	}
-	for _, res := range r.Results {
-		if res.Attempt > 1 {
-			return true
-		}
-	}
-	return false
+// Repeated reports whether some task of r has more than one attempt, in
+// which case views name each result by task and attempt (ResultName).
+func Repeated(r *Run) bool {
+	return r.Settings.Repeat > 1 || slices.ContainsFunc(r.Results, func(res TaskResult) bool { return res.Attempt > 1 })
 }
 
 // taskTally is the pass count of one task over its judged attempts.

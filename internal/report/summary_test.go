@@ -55,7 +55,7 @@ func TestMedian(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			if got := median(tc.in); got != tc.want {
+			if got := Median(tc.in); got != tc.want {
 				t.Errorf("median(%v) = %v, want %v", tc.in, got, tc.want)
 			}
 		})

@@ -98,12 +98,7 @@ func writeVerdictLine(p *printer, r *Run, res *TaskResult, recordHint func(strin
 func writeGate(p *printer, r *Run, b *Baseline) bool {
 	scope := ""
 	if !r.Settings.AllTasks {
-		var sel []string
-		for _, t := range b.Tasks {
-			if slices.Contains(r.Settings.Tasks, t) {
-				sel = append(sel, t)
-			}
-		}
+		sel := slices.DeleteFunc(slices.Clone(b.Tasks), func(t string) bool { return !slices.Contains(r.Settings.Tasks, t) })
 		scope = fmt.Sprintf(", the %d of the baseline's %d that were selected", len(sel), len(b.Tasks))
 		b = &Baseline{ExpectedPassCount: len(sel), Tasks: sel}
 	}

@@ -371,7 +371,7 @@ func TestMarkdownFailureSection(t *testing.T) {
 		"- answer (recorded, not evidence): `The tower is 330 m tall.`",
 		"notte (published, WebVoyager30) | 86.2% self-eval, 79.0% LLM-eval | 47 s",
 		"browser-use (same source, self-reported) | 77.3% self-eval, 60.2% LLM-eval | 113 s",
-		comparabilityNote + ".",
+		ComparabilityNote + ".",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("Markdown lacks %q", want)

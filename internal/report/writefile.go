@@ -10,7 +10,7 @@ import (
 // into place), creating dir, and returns the file's path: for views, such
 // as the server comparison, written beside a run's report.
 func WriteFile(dir, name string, data []byte) (string, error) {
-	if !safeName(name) {
+	if !SafeName(name) {
 		return "", fmt.Errorf("report file name %q is not a plain file name", name)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {

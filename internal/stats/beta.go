@@ -62,33 +62,25 @@ func betaCF(a, b, x float64) float64 {
 	}
 	d = 1 / d
 	h := d
+	// One step of the modified Lentz method with partial numerator aa;
+	// it returns the factor the step multiplies h by.
+	step := func(aa float64) float64 {
+		d = 1 + aa*d
+		if math.Abs(d) < fpmin {
+			d = fpmin
+		}
+		c = 1 + aa/c
+		if math.Abs(c) < fpmin {
+			c = fpmin
+		}
+		d = 1 / d
+		return d * c
+	}
 	for m := 1; m <= maxIts; m++ {
 		mf := float64(m)
 		m2 := 2 * mf
-		// Even step.
-		aa := mf * (b - mf) * x / ((qam + m2) * (a + m2))
-		d = 1 + aa*d
-		if math.Abs(d) < fpmin {
-			d = fpmin
-		}
-		c = 1 + aa/c
-		if math.Abs(c) < fpmin {
-			c = fpmin
-		}
-		d = 1 / d
-		h *= d * c
-		// Odd step.
-		aa = -(a + mf) * (qab + mf) * x / ((a + m2) * (qap + m2))
-		d = 1 + aa*d
-		if math.Abs(d) < fpmin {
-			d = fpmin
-		}
-		c = 1 + aa/c
-		if math.Abs(c) < fpmin {
-			c = fpmin
-		}
-		d = 1 / d
-		del := d * c
+		h *= step(mf * (b - mf) * x / ((qam + m2) * (a + m2)))
+		del := step(-(a + mf) * (qab + mf) * x / ((a + m2) * (qap + m2)))
 		h *= del
 		if math.Abs(del-1) <= eps {
 			break

@@ -16,7 +16,12 @@ type TaskAttempts struct {
 }
 
 // Rate returns Passed/Attempts, the task's pass rate, 0 with no attempts.
-func (t TaskAttempts) Rate() float64 { return ratio(t.Passed, t.Attempts) }
+func (t TaskAttempts) Rate() float64 {
+	if t.Attempts == 0 {
+		return 0
+	}
+	return float64(t.Passed) / float64(t.Attempts)
+}
 
 func (t TaskAttempts) valid() bool {
 	return t.Attempts > 0 && t.Passed >= 0 && t.Passed <= t.Attempts

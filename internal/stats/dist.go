@@ -42,16 +42,6 @@ func normalQuantile(p float64) float64 {
 	return x
 }
 
-// zForLevel returns the normal quantile z = Φ⁻¹(1 − (1−level)/2) of a
-// two-sided interval at the given confidence level (0.95 gives Z95). It
-// returns NaN for a level outside (0, 1).
-func zForLevel(level float64) float64 {
-	if !(level > 0 && level < 1) {
-		return math.NaN()
-	}
-	return normalQuantile(1 - (1-level)/2)
-}
-
 // TCDF returns the distribution function of Student's t with df > 0
 // degrees of freedom:
 //

@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"cmp"
 	"math"
 	"slices"
 )
@@ -28,15 +29,7 @@ func HolmAdjust(p []float64) []float64 {
 		}
 		return p[i]
 	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		switch va, vb := val(a), val(b); {
-		case va < vb:
-			return -1
-		case va > vb:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(val(a), val(b)) })
 	out := make([]float64, m)
 	running := 0.0
 	for rank, i := range order {

@@ -39,17 +39,7 @@ func binomHalfLower(n, m int) (cdf, pmf float64) {
 // so a difference it calls significant is one a reviewer can accept
 // without asking how the test was tuned. See McNemarMidP for the less
 // conservative variant.
-func McNemarExact(b, c int) float64 {
-	if b < 0 || c < 0 {
-		return math.NaN()
-	}
-	n, m := b+c, min(b, c)
-	if n == 0 || 2*m == n {
-		return 1
-	}
-	cdf, _ := binomHalfLower(n, m)
-	return math.Min(1, 2*cdf)
-}
+func McNemarExact(b, c int) float64 { return mcNemar(b, c, false) }
 
 // McNemarMidP returns the two-sided mid-p McNemar p-value, which counts
 // only half the probability of the observed table:
@@ -63,7 +53,10 @@ func McNemarExact(b, c int) float64 {
 // it, so the reports show McNemarExact; this variant is for analyses that
 // prefer power, and is never smaller than half the exact p-value. With
 // b+c = 0 it returns 1; with a negative count, NaN.
-func McNemarMidP(b, c int) float64 {
+func McNemarMidP(b, c int) float64 { return mcNemar(b, c, true) }
+
+// mcNemar is McNemarExact, or McNemarMidP with midP.
+func mcNemar(b, c int, midP bool) float64 {
 	if b < 0 || c < 0 {
 		return math.NaN()
 	}
@@ -72,5 +65,8 @@ func McNemarMidP(b, c int) float64 {
 		return 1
 	}
 	cdf, pmf := binomHalfLower(n, m)
+	if !midP {
+		pmf = 0
+	}
 	return math.Min(1, 2*cdf-pmf)
 }

@@ -42,23 +42,6 @@ func CountPairs(a, b []bool) (PairedCounts, error) {
 // N returns the number of tasks.
 func (t PairedCounts) N() int { return t.Both + t.OnlyA + t.OnlyB + t.None }
 
-// RateA returns A's pass rate (e+f)/n, 0 for no tasks.
-func (t PairedCounts) RateA() float64 { return ratio(t.Both+t.OnlyA, t.N()) }
-
-// RateB returns B's pass rate (e+g)/n, 0 for no tasks.
-func (t PairedCounts) RateB() float64 { return ratio(t.Both+t.OnlyB, t.N()) }
-
-// Diff returns the difference of the pass rates, A − B = (f−g)/n, 0 for no
-// tasks.
-func (t PairedCounts) Diff() float64 { return ratio(t.OnlyA-t.OnlyB, t.N()) }
-
-func ratio(a, b int) float64 {
-	if b == 0 {
-		return 0
-	}
-	return float64(a) / float64(b)
-}
-
 // PairedDiff returns the difference of pass rates θ = p_A − p_B = (f−g)/n
 // of two runs over the same n tasks with Newcombe's hybrid score interval
 // for paired data at the normal quantile z (Newcombe 1998b, "Improved

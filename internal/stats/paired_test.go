@@ -42,7 +42,7 @@ func TestPairedDiffNewcombe1998b(t *testing.T) {
 		tab := PairedCounts{Both: c.e, OnlyA: c.f, OnlyB: c.g, None: c.h}
 		diff, lo, hi := PairedDiff(tab, Z95)
 		n := float64(c.e + c.f + c.g + c.h)
-		if want := float64(c.f-c.g) / n; diff != want || tab.Diff() != want {
+		if want := float64(c.f-c.g) / n; diff != want {
 			t.Errorf("%v: diff = %v, want %v", tab, diff, want)
 		}
 		tol := c.tol
@@ -112,8 +112,8 @@ func TestCountPairs(t *testing.T) {
 	if err != nil || got != (PairedCounts{Both: 2, OnlyA: 2, OnlyB: 1, None: 1}) {
 		t.Errorf("CountPairs = %+v, %v", got, err)
 	}
-	if got.N() != 6 || got.RateA() != 4.0/6 || got.RateB() != 3.0/6 {
-		t.Errorf("N, RateA, RateB = %v, %v, %v", got.N(), got.RateA(), got.RateB())
+	if got.N() != 6 {
+		t.Errorf("N = %v", got.N())
 	}
 	if _, err := CountPairs(a, b[:2]); err == nil {
 		t.Error("CountPairs accepted runs of different lengths")

@@ -141,7 +141,7 @@ func TestClopperPearsonDefiningEquations(t *testing.T) {
 			}
 			// The exact interval contains the Wilson interval's centre
 			// region: it is never narrower on both sides.
-			wlo, whi := Wilson(k, n, zForLevel(level))
+			wlo, whi := Wilson(k, n, normalQuantile(1-(1-level)/2))
 			if lo > wlo && hi < whi {
 				t.Errorf("ClopperPearson(%d, %d) = [%v, %v] lies inside Wilson [%v, %v]", k, n, lo, hi, wlo, whi)
 			}

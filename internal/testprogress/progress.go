@@ -43,8 +43,7 @@ type pkgState struct {
 	output map[string][]string
 	// failed names the tests that failed, in the order they did.
 	failed  []string
-	done    bool
-	action  string // pass, fail or skip, once done
+	action  string // pass, fail or skip once it ended; "" before
 	elapsed time.Duration
 	noTests bool
 	build   bool // its build failed
@@ -132,7 +131,7 @@ func (p *Progress) pkg(name string) *pkgState {
 
 // end records that package s ended with e and says so.
 func (p *Progress) end(s *pkgState, e event) {
-	s.done, s.action = true, e.Action
+	s.action = e.Action
 	s.elapsed = time.Duration(e.Elapsed * float64(time.Second))
 	if s.noTests {
 		return // said in the summary's count only
@@ -171,7 +170,7 @@ func (p *Progress) Tick(now time.Time) {
 	for _, name := range p.order {
 		s := p.pkgs[name]
 		switch {
-		case s.done:
+		case s.action != "":
 			done++
 		case !s.started.IsZero():
 			r := fmt.Sprintf("%s (%s", name, round(now.Sub(s.started)))
@@ -202,7 +201,7 @@ func (p *Progress) Summary(now time.Time, code int) {
 	for _, name := range p.order {
 		s := p.pkgs[name]
 		switch {
-		case !s.done:
+		case s.action == "":
 			unfinished = append(unfinished, s)
 		case s.noTests:
 			noTests = append(noTests, s)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 )
@@ -85,12 +86,7 @@ type Final struct {
 // transcripts recorded from a model's run since think times were kept
 // do; a replay can wait them (run --pace recorded).
 func HasThinkTimes(t *Transcript) bool {
-	for _, c := range t.Calls {
-		if c.Think == nil {
-			return false
-		}
-	}
-	return t.Final == nil || t.Final.Think != nil
+	return !slices.ContainsFunc(t.Calls, func(c Call) bool { return c.Think == nil }) && (t.Final == nil || t.Final.Think != nil)
 }
 
 // Transcript is one parsed transcript file. Final is nil when the recorded
@@ -163,7 +159,7 @@ func checkHeader(h Header) error {
 		return nil
 	}
 	provider, model, ok := strings.Cut(h.RecordedBy, ":")
-	if !ok || model == "" || !isRecordingProvider(provider) {
+	if !ok || model == "" || !slices.Contains(recordingProviders, provider) {
 		return fmt.Errorf("header: recorded_by %q is neither %q nor \"<provider>:<model>\" with provider one of %s",
 			h.RecordedBy, RecordedByReference, strings.Join(recordingProviders, ", "))
 	}
@@ -171,15 +167,6 @@ func checkHeader(h Header) error {
 		return fmt.Errorf("header: model %q differs from the model in recorded_by %q", h.Model, h.RecordedBy)
 	}
 	return nil
-}
-
-func isRecordingProvider(p string) bool {
-	for _, q := range recordingProviders {
-		if p == q {
-			return true
-		}
-	}
-	return false
 }
 
 // checkCall reports what is wrong with c as the call expected at seq want.

@@ -95,28 +95,23 @@ func WriteFile(path string, t *Transcript) error {
 	if err != nil {
 		return fmt.Errorf("write transcript: %w", err)
 	}
-	committed := false
-	defer func() {
-		if !committed {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err := tmp.Write(buf.Bytes()); err != nil {
-		return fmt.Errorf("write transcript %s: %w", path, err)
+	_, err = tmp.Write(buf.Bytes())
+	if err == nil {
+		err = tmp.Sync()
 	}
-	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("write transcript %s: %w", path, err)
+	if err == nil {
+		err = tmp.Chmod(0o644)
 	}
-	if err := tmp.Chmod(0o644); err != nil {
-		return fmt.Errorf("write transcript %s: %w", path, err)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
 	}
-	if err := tmp.Close(); err != nil {
+	if err != nil {
+		os.Remove(tmp.Name())
 		return fmt.Errorf("write transcript %s: %w", path, err)
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
 		return fmt.Errorf("write transcript: %w", err)
 	}
-	committed = true
 	return nil
 }
