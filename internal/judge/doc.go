@@ -130,9 +130,9 @@
 // page's timers themselves, which live in the page's own world.
 //
 // A page that never stops changing (a clock, a carousel, an animation run
-// by a timer) stops at Options.AdvanceLimit of its time (1 min); it is
-// then run on in steps of at most Options.Quiet, at most a few, until it
-// has been still for Options.Quiet, so that the final reading is not
+// by a timer) stops at a minute of its time; it is then run on in steps
+// of at most 250 ms, at most a few, until it has been still for 250 ms,
+// so that the final reading is not
 // taken in mid-change. Options.AdvanceMax (5 s) bounds the whole in real
 // time: a page whose clock waits for seconds on a request, or that is
 // slow to run its timers, stops there. contract.Settling records how far
