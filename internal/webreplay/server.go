@@ -25,9 +25,6 @@ type ServerOptions struct {
 	// then resolves no other name, so a replay cannot leak to the network.
 	// Empty sends every name to the server, which is what recording needs.
 	Hosts []string
-	// ErrorLog receives connection errors such as failed TLS handshakes;
-	// nil discards them.
-	ErrorLog *log.Logger
 	// Now is the clock used for certificate validity; nil means time.Now.
 	Now func() time.Time
 	// Authority, when set, is the certificate authority the server mints
@@ -114,10 +111,8 @@ func NewServer(h http.Handler, opts ServerOptions) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("replay server: %w", err)
 	}
-	errLog := opts.ErrorLog
-	if errLog == nil {
-		errLog = log.New(io.Discard, "", 0)
-	}
+	// Connection errors (failed TLS handshakes, above all) are no news.
+	errLog := log.New(io.Discard, "", 0)
 	hosts := slices.Clone(opts.Hosts)
 	slices.Sort(hosts)
 	s := &Server{
