@@ -25,6 +25,7 @@ type Options struct {
 type Session struct {
 	cs      *mcp.ClientSession
 	offered []*mcp.Tool
+	all     []string
 }
 
 // Result is the outcome of one tool call as the agent sees it.
@@ -76,6 +77,7 @@ func Connect(ctx context.Context, t mcp.Transport, opts Options) (*Session, erro
 			cs.Close()
 			return nil, fmt.Errorf("mcp: list tools: %w", err)
 		}
+		s.all = append(s.all, tool.Name)
 		if opts.Allow == nil || slices.Contains(opts.Allow, tool.Name) {
 			s.offered = append(s.offered, tool)
 		}
@@ -85,6 +87,9 @@ func Connect(ctx context.Context, t mcp.Transport, opts Options) (*Session, erro
 
 // Tools returns the tools offered to the agent, in the server's order.
 func (s *Session) Tools() []*mcp.Tool { return s.offered }
+
+// ServerTools names every tool the server lists, offered or not.
+func (s *Session) ServerTools() []string { return s.all }
 
 // Offered reports whether the tool is offered to the agent.
 func (s *Session) Offered(name string) bool {

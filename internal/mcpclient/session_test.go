@@ -49,6 +49,9 @@ func TestConnectOffersTheAllowList(t *testing.T) {
 			if got := names(s.Tools()); !slices.Equal(got, tt.want) {
 				t.Errorf("Tools() = %s, want %s", join(got), join(tt.want))
 			}
+			if got := s.ServerTools(); !slices.Equal(got, all) {
+				t.Errorf("ServerTools() = %s, want every tool the server lists, %s", join(got), join(all))
+			}
 			for _, name := range append(all, "teleport") {
 				if got, want := s.Offered(name), slices.Contains(tt.want, name); got != want {
 					t.Errorf("Offered(%q) = %v, want %v", name, got, want)
@@ -63,6 +66,9 @@ func TestConnectReadsEveryPageOfTools(t *testing.T) {
 	t.Parallel()
 	s, _, _ := connect(t, mcpclient.Options{}, &mcp.ServerOptions{PageSize: 1})
 	want := []string{"echo", "fail", "snapshot"}
+	if got := s.ServerTools(); !slices.Equal(got, want) {
+		t.Errorf("with one tool per page, ServerTools() = %s, want %s", join(got), join(want))
+	}
 	if got := names(s.Tools()); !slices.Equal(got, want) {
 		t.Errorf("with one tool per page, Tools() = %s, want %s", join(got), join(want))
 	}
