@@ -483,13 +483,7 @@ func (j *Judge) onDialogOpening(_ time.Time, session target.SessionID, ev *page.
 		j.rec.dialogOpening(session, ev)
 		return
 	}
-	j.preparing.Add(1)
-	go func() {
-		defer j.preparing.Done()
-		ctx, cancel := context.WithTimeout(j.bg, setupTimeout)
-		defer cancel()
-		_, _ = cdpconn.Send(ctx, j.conn, session, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: false})
-	}()
+	j.send(session, page.HandleJavaScriptDialog.Method, page.HandleJavaScriptDialogParams{Accept: false})
 }
 
 // onFrameStoppedLoading records that a page's main frame finished loading.
