@@ -482,12 +482,9 @@ func (p *Profile) render(a Action, values map[string]any) (llm.ToolCall, error) 
 	if !ok {
 		return llm.ToolCall{}, fmt.Errorf("server %s maps no %s action", p.name, a)
 	}
-	args, err := fillArgs(t.args, values)
+	args, err := fill(t.args, values)
 	if err != nil {
 		return llm.ToolCall{}, fmt.Errorf("%s: %w", a, err)
-	}
-	if args == nil {
-		args = map[string]any{}
 	}
 	raw, err := json.Marshal(args)
 	if err != nil {
@@ -496,24 +493,10 @@ func (p *Profile) render(a Action, values map[string]any) (llm.ToolCall, error) 
 	return llm.ToolCall{Name: t.tool, Args: raw}, nil
 }
 
-// fillArgs returns a copy of v with every string that is a placeholder
-// replaced by its value.
-func fillArgs(v map[string]any, values map[string]any) (map[string]any, error) {
-	if v == nil {
-		return nil, nil
-	}
-	out := make(map[string]any, len(v))
-	for k, x := range v {
-		filled, err := fillValue(x, values)
-		if err != nil {
-			return nil, err
-		}
-		out[k] = filled
-	}
-	return out, nil
-}
-
-func fillValue(x any, values map[string]any) (any, error) {
+// fill returns a copy of x with every string that is a placeholder
+// replaced by its value. A nil map is copied as an empty one: a call's
+// arguments are an object.
+func fill(x any, values map[string]any) (any, error) {
 	switch x := x.(type) {
 	case string:
 		if !placeholderPattern.MatchString(x) {
@@ -525,11 +508,19 @@ func fillValue(x any, values map[string]any) (any, error) {
 		}
 		return val, nil
 	case map[string]any:
-		return fillArgs(x, values)
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			f, err := fill(e, values)
+			if err != nil {
+				return nil, err
+			}
+			out[k] = f
+		}
+		return out, nil
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
-			f, err := fillValue(e, values)
+			f, err := fill(e, values)
 			if err != nil {
 				return nil, err
 			}
