@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"slices"
 	"sync"
 	"time"
 
@@ -347,12 +348,7 @@ func (j *Judge) targetExists(ctx context.Context, id target.ID) bool {
 	if err != nil {
 		return true
 	}
-	for _, info := range targets.TargetInfos {
-		if info.TargetID == id {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(targets.TargetInfos, func(info *target.Info) bool { return info.TargetID == id })
 }
 
 // MarkToolCall records that a tool call of the agent starts now. Requests
