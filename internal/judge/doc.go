@@ -106,8 +106,8 @@
 // # Observing
 //
 // Observe waits for the active page to settle (its document loaded, none of
-// its requests in flight, no request anywhere and no DOM change for
-// Options.Quiet; at most Options.SettleMax, or Options.LoadMax while the
+// its requests in flight, no request anywhere and no DOM change for 250
+// ms; at most Options.SettleMax, or Options.LoadMax while the
 // document is still loading), reads it, runs the page's clock ahead with
 // Emulation.setVirtualTimePolicy (the page's timers fire at once, in
 // order; the clock waits while the page fetches), waits for quiet again,

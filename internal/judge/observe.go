@@ -246,7 +246,7 @@ func (j *Judge) capture(ctx context.Context, want Want, shot bool) (contract.Obs
 
 // settle waits until the active page is quiet: its document loaded, none
 // of its requests in flight and no request anywhere started or ended for
-// Options.Quiet, its DOM unchanged for Options.Quiet. It gives up after
+// quietFor, its DOM unchanged for quietFor. It gives up after
 // Options.SettleMax, or Options.LoadMax while the document is still
 // loading, and then says what was still busy.
 func (j *Judge) settle(ctx context.Context) (busy string, err error) {
