@@ -93,10 +93,6 @@ func (b *Browser) WindowHeight() int { return windowHeight(b.shell) }
 // @playwright/mcp --cdp-endpoint, chrome-devtools-mcp --browserUrl.
 func (b *Browser) URL() string { return b.httpURL }
 
-// WebSocketURL returns the browser-level DevTools WebSocket,
-// ws://127.0.0.1:PORT/devtools/browser/<id>.
-func (b *Browser) WebSocketURL() string { return b.wsURL }
-
 // Done returns a channel that is closed when the browser process exits, or
 // when an attached browser's endpoint stops answering. Close closes it too.
 func (b *Browser) Done() <-chan struct{} { return b.done }

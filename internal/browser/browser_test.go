@@ -38,8 +38,8 @@ func TestLaunchEndpoints(t *testing.T) {
 		t.Errorf("URL() = %q, want http://127.0.0.1:PORT", shared.URL())
 	}
 	wantWS := "ws://" + strings.TrimPrefix(shared.URL(), "http://") + "/devtools/browser/"
-	if !strings.HasPrefix(shared.WebSocketURL(), wantWS) {
-		t.Errorf("WebSocketURL() = %q, want prefix %q", shared.WebSocketURL(), wantWS)
+	if !strings.HasPrefix(shared.wsURL, wantWS) {
+		t.Errorf("WebSocketURL() = %q, want prefix %q", shared.wsURL, wantWS)
 	}
 	v, err := cdpconn.FetchVersion(t.Context(), shared.URL())
 	if err != nil {
@@ -267,7 +267,7 @@ func TestAttach(t *testing.T) {
 	}{
 		{"http endpoint", shared.URL()},
 		{"trailing slash", shared.URL() + "/"},
-		{"websocket address", shared.WebSocketURL()},
+		{"websocket address", shared.wsURL},
 		{"ws host only", "ws://" + host},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -276,8 +276,8 @@ func TestAttach(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Attach(%q): %v", tc.url, err)
 			}
-			if b.URL() != shared.URL() || b.WebSocketURL() != shared.WebSocketURL() {
-				t.Errorf("Attach(%q) = %s %s, want %s %s", tc.url, b.URL(), b.WebSocketURL(), shared.URL(), shared.WebSocketURL())
+			if b.URL() != shared.URL() || b.wsURL != shared.wsURL {
+				t.Errorf("Attach(%q) = %s %s, want %s %s", tc.url, b.URL(), b.wsURL, shared.URL(), shared.wsURL)
 			}
 			if err := b.Close(); err != nil {
 				t.Fatalf("Close: %v", err)

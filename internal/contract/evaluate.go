@@ -303,22 +303,22 @@ func (e *evaluator) domText(c *DOMText) check {
 	// The judge's answer, found over every match and all of its text.
 	if hit, ok := el.Contains[want]; ok {
 		if hit.Match > 0 {
-			return pass(expected, fmt.Sprintf("%s%s: %s; match %d: %s", on, sel, matches(el.Count), hit.Match, strconv.Quote(hit.Excerpt)))
+			return pass(expected, fmt.Sprintf("%s%s: %s; match %d: %s", on, sel, plural(el.Count, "match", "matches"), hit.Match, strconv.Quote(hit.Excerpt)))
 		}
 		if el.TextsCut {
-			return fail(expected, fmt.Sprintf("%s%s: %s, searched in full, none contains it; the texts kept here are cut", on, sel, matches(el.Count)))
+			return fail(expected, fmt.Sprintf("%s%s: %s, searched in full, none contains it; the texts kept here are cut", on, sel, plural(el.Count, "match", "matches")))
 		}
 	} else if el.TextsCut {
 		return check{undecided: true, expected: expected, seen: fmt.Sprintf(
-			"%s%s: %s; the observation kept only part of their text and has no answer for this string, so the clause cannot be decided from it", on, sel, matches(el.Count))}
+			"%s%s: %s; the observation kept only part of their text and has no answer for this string, so the clause cannot be decided from it", on, sel, plural(el.Count, "match", "matches"))}
 	}
 	texts := e.foldedTexts(c.Page, sel, el)
 	if len(texts) == 0 {
-		return fail(expected, fmt.Sprintf("%s%s: %s, no visible text", on, sel, matches(el.Count)))
+		return fail(expected, fmt.Sprintf("%s%s: %s, no visible text", on, sel, plural(el.Count, "match", "matches")))
 	}
 	for i, t := range texts {
 		if at := strings.Index(t, want); at >= 0 {
-			return pass(expected, fmt.Sprintf("%s%s: %s; match %d: %s", on, sel, matches(el.Count), i+1, strconv.Quote(excerpt(t, at, len(want)))))
+			return pass(expected, fmt.Sprintf("%s%s: %s; match %d: %s", on, sel, plural(el.Count, "match", "matches"), i+1, strconv.Quote(excerpt(t, at, len(want)))))
 		}
 	}
 	// Show the text that came closest: the longest prefix of want found
@@ -331,10 +331,10 @@ func (e *evaluator) domText(c *DOMText) check {
 		}
 	}
 	if bestN == 0 {
-		return fail(expected, fmt.Sprintf("%s%s: %s; match 1 begins: %s", on, sel, matches(el.Count), strconv.Quote(excerpt(texts[0], 0, 0))))
+		return fail(expected, fmt.Sprintf("%s%s: %s; match 1 begins: %s", on, sel, plural(el.Count, "match", "matches"), strconv.Quote(excerpt(texts[0], 0, 0))))
 	}
 	return fail(expected, fmt.Sprintf("%s%s: %s; longest part found is %q, in match %d: %s",
-		on, sel, matches(el.Count), want[:bestN], best+1, strconv.Quote(excerpt(texts[best], bestAt, bestN))))
+		on, sel, plural(el.Count, "match", "matches"), want[:bestN], best+1, strconv.Quote(excerpt(texts[best], bestAt, bestN))))
 }
 
 func (e *evaluator) foldedTexts(page, sel string, el Elements) []string {
@@ -519,14 +519,14 @@ func (t networkTally) seen(c *Network, body bodyCheck, window string) string {
 		}
 		return seen
 	case len(t.hits) > 0:
-		return fmt.Sprintf("%s %s: %s", matching(len(t.hits)), window, listRequests(t.hits, nil))
+		return fmt.Sprintf("%s %s: %s", plural(len(t.hits), "request matches", "requests match"), window, listRequests(t.hits, nil))
 	case t.urlMatch == 0:
-		seen := fmt.Sprintf("none of %s %s matches the URL pattern", requests(t.inWindow), window)
+		seen := fmt.Sprintf("none of %s %s matches the URL pattern", plural(t.inWindow, "request", "requests"), window)
 		if t.earlier > 0 {
-			seen += fmt.Sprintf("; %s before the last tool call did", requests(t.earlier))
+			seen += fmt.Sprintf("; %s before the last tool call did", plural(t.earlier, "request", "requests"))
 		}
 		if t.beforeAgent > 0 {
-			seen += fmt.Sprintf("; %s made before the agent's first tool call or fetched ahead by the browser did, which never count", requests(t.beforeAgent))
+			seen += fmt.Sprintf("; %s made before the agent's first tool call or fetched ahead by the browser did, which never count", plural(t.beforeAgent, "request", "requests"))
 		}
 		return seen
 	}
@@ -534,7 +534,7 @@ func (t networkTally) seen(c *Network, body bodyCheck, window string) string {
 	if body.active() {
 		wanted = "a wanted status, method and body"
 	}
-	return fmt.Sprintf("URL pattern matched by %s %s, none with %s: %s", requests(t.urlMatch), window, wanted, listRequests(t.near, t.nearWhy))
+	return fmt.Sprintf("URL pattern matched by %s %s, none with %s: %s", plural(t.urlMatch, "request", "requests"), window, wanted, listRequests(t.near, t.nearWhy))
 }
 
 // undecided puts before seen the requests that could match but for what
@@ -542,10 +542,10 @@ func (t networkTally) seen(c *Network, body bodyCheck, window string) string {
 func (t networkTally) undecided(seen string) string {
 	var could []string
 	if t.cut > 0 {
-		could = append(could, fmt.Sprintf("%s with a body longer than the %d bytes the judge keeps", requests(t.cut), MaxBodyBytes))
+		could = append(could, fmt.Sprintf("%s with a body longer than the %d bytes the judge keeps", plural(t.cut, "request", "requests"), MaxBodyBytes))
 	}
 	if t.pending > 0 {
-		could = append(could, fmt.Sprintf("%s whose response the judge never saw", requests(t.pending)))
+		could = append(could, fmt.Sprintf("%s whose response the judge never saw", plural(t.pending, "request", "requests")))
 	}
 	return fmt.Sprintf("undecided: %s could match; %s", strings.Join(could, " and "), seen)
 }
@@ -567,13 +567,6 @@ func listRequests(ns []NetworkEntry, why []string) string {
 		fmt.Fprintf(&b, "; +%d more", len(ns)-maxListed)
 	}
 	return b.String()
-}
-
-func matching(n int) string {
-	if n == 1 {
-		return "1 request matches"
-	}
-	return strconv.Itoa(n) + " requests match"
 }
 
 func describeRequest(n NetworkEntry) string {
@@ -636,18 +629,12 @@ func (e *evaluator) noDialog() check {
 	return fail(expected, b.String())
 }
 
-func matches(n int) string {
+// plural says n of something, in the singular (one) or the plural (many).
+func plural(n int, one, many string) string {
 	if n == 1 {
-		return "1 match"
+		return "1 " + one
 	}
-	return strconv.Itoa(n) + " matches"
-}
-
-func requests(n int) string {
-	if n == 1 {
-		return "1 request"
-	}
-	return strconv.Itoa(n) + " requests"
+	return strconv.Itoa(n) + " " + many
 }
 
 func statusList(s []int) string {

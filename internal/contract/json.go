@@ -20,33 +20,23 @@ func (p Postconditions) MarshalJSON() ([]byte, error) {
 
 // Each clause type encodes its fields behind a "kind" key. The local type
 // `fields` has the clause's fields and tags but not its methods, so
-// encoding it does not recurse into MarshalJSON; embedding it after Kind is
-// what puts "kind" first.
+// encoding it does not recurse into MarshalJSON.
 
 func (c *URL) MarshalJSON() ([]byte, error) {
 	type fields URL
-	return encode(struct {
-		Kind Kind `json:"kind"`
-		fields
-	}{KindURL, fields(*c)})
+	return withKind(KindURL, fields(*c))
 }
 
 func (c *DOMText) MarshalJSON() ([]byte, error) {
 	type fields DOMText
 	f := fields(*c)
 	f.Selector = c.selector()
-	return encode(struct {
-		Kind Kind `json:"kind"`
-		fields
-	}{KindDOMText, f})
+	return withKind(KindDOMText, f)
 }
 
 func (c *DOMCount) MarshalJSON() ([]byte, error) {
 	type fields DOMCount
-	return encode(struct {
-		Kind Kind `json:"kind"`
-		fields
-	}{KindDOMCount, fields(*c)})
+	return withKind(KindDOMCount, fields(*c))
 }
 
 func (c *Network) MarshalJSON() ([]byte, error) {
@@ -56,52 +46,53 @@ func (c *Network) MarshalJSON() ([]byte, error) {
 	if f.StatusIn == nil {
 		f.StatusIn = []int{}
 	}
-	return encode(struct {
-		Kind Kind `json:"kind"`
-		fields
-	}{KindNetwork, f})
+	return withKind(KindNetwork, f)
 }
 
 func (c *ScreenshotClass) MarshalJSON() ([]byte, error) {
 	type fields ScreenshotClass
-	return encode(struct {
-		Kind Kind `json:"kind"`
-		fields
-	}{KindScreenshotClass, fields(*c)})
+	return withKind(KindScreenshotClass, fields(*c))
 }
 
 func (c *NoDialog) MarshalJSON() ([]byte, error) {
-	return encode(struct {
-		Kind Kind `json:"kind"`
-	}{KindNoDialog})
+	return withKind(KindNoDialog, struct{}{})
 }
 
 func (c *And) MarshalJSON() ([]byte, error) {
 	type fields And
 	f := fields(*c)
 	f.Children = nonNil(f.Children)
-	return encode(struct {
-		Kind Kind `json:"kind"`
-		fields
-	}{KindAnd, f})
+	return withKind(KindAnd, f)
 }
 
 func (c *Or) MarshalJSON() ([]byte, error) {
 	type fields Or
 	f := fields(*c)
 	f.Children = nonNil(f.Children)
-	return encode(struct {
-		Kind Kind `json:"kind"`
-		fields
-	}{KindOr, f})
+	return withKind(KindOr, f)
 }
 
 func (c *Not) MarshalJSON() ([]byte, error) {
 	type fields Not
-	return encode(struct {
-		Kind Kind `json:"kind"`
-		fields
-	}{KindNot, fields(*c)})
+	return withKind(KindNot, fields(*c))
+}
+
+// withKind encodes fields, a struct, as a JSON object whose first key is
+// "kind", set to k, followed by the struct's own keys.
+func withKind(k Kind, fields any) ([]byte, error) {
+	body, err := encode(fields)
+	if err != nil {
+		return nil, err
+	}
+	kind, err := encode(k)
+	if err != nil {
+		return nil, err
+	}
+	out := append([]byte(`{"kind":`), kind...)
+	if len(body) > len("{}") {
+		out = append(out, ',')
+	}
+	return append(out, body[1:]...), nil
 }
 
 func nonNil(cs []Clause) []Clause {

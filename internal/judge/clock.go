@@ -21,8 +21,8 @@ import (
 // its own time, the horizon, counted from the first reading: the first step is
 // the whole horizon, and each next one runs to a horizon after the latest
 // change. A page that never stops changing (a clock, a carousel) runs to
-// Options.AdvanceLimit of its time, and then on in steps of at most
-// Options.Quiet until it has been still for Options.Quiet (at most
+// a minute of its time (advanceLimit), and then on in steps of at most
+// quietFor until it has been still for quietFor (at most
 // quietSteps of them), so that the final reading is not taken in the
 // middle of a change. Options.AdvanceMax bounds the whole in real time. A
 // dialog that opens meanwhile is dismissed, as Observe dismisses one still
@@ -35,7 +35,8 @@ func (j *Judge) advance(ctx context.Context) (time.Duration, string, error) {
 	if j.opts.Advance <= 0 {
 		return 0, "", nil
 	}
-	horizon, limit := j.opts.Advance, j.opts.AdvanceLimit
+	horizon := j.opts.Advance
+	limit := max(advanceLimit, horizon)
 	deadline := time.Now().Add(j.opts.AdvanceMax)
 	v, err := j.activePage(ctx)
 	if err != nil {
@@ -49,10 +50,10 @@ func (j *Judge) advance(ctx context.Context) (time.Duration, string, error) {
 		switch {
 		case still >= horizon:
 			return ran, fmt.Sprintf("nothing changed for the horizon, %d ms of the page's time", horizon.Milliseconds()), nil
-		case ran >= limit && (still >= j.opts.Quiet || extra == quietSteps):
+		case ran >= limit && (still >= quietFor || extra == quietSteps):
 			return ran, fmt.Sprintf("the page kept changing to the limit, %d ms of its time", limit.Milliseconds()), nil
 		case ran >= limit:
-			step = j.opts.Quiet - still
+			step = quietFor - still
 			extra++
 		default:
 			step = min(horizon-still, limit-ran)
@@ -98,8 +99,8 @@ func millis(ms float64) time.Duration {
 	return time.Duration(max(ms, 0) * float64(time.Millisecond)).Round(time.Millisecond)
 }
 
-// quietSteps bounds the steps that advance takes past
-// Options.AdvanceLimit to reach a moment when the page is still.
+// quietSteps bounds the steps that advance takes past advanceLimit to
+// reach a moment when the page is still.
 const quietSteps = 4
 
 // outOfTime says that the clock stopped at Options.AdvanceMax, and what

@@ -106,8 +106,8 @@
 // # Observing
 //
 // Observe waits for the active page to settle (its document loaded, none of
-// its requests in flight, no request anywhere and no DOM change for
-// Options.Quiet; at most Options.SettleMax, or Options.LoadMax while the
+// its requests in flight, no request anywhere and no DOM change for 250
+// ms; at most Options.SettleMax, or Options.LoadMax while the
 // document is still loading), reads it, runs the page's clock ahead with
 // Emulation.setVirtualTimePolicy (the page's timers fire at once, in
 // order; the clock waits while the page fetches), waits for quiet again,
@@ -130,9 +130,9 @@
 // page's timers themselves, which live in the page's own world.
 //
 // A page that never stops changing (a clock, a carousel, an animation run
-// by a timer) stops at Options.AdvanceLimit of its time (1 min); it is
-// then run on in steps of at most Options.Quiet, at most a few, until it
-// has been still for Options.Quiet, so that the final reading is not
+// by a timer) stops at a minute of its time; it is then run on in steps
+// of at most 250 ms, at most a few, until it has been still for 250 ms,
+// so that the final reading is not
 // taken in mid-change. Options.AdvanceMax (5 s) bounds the whole in real
 // time: a page whose clock waits for seconds on a request, or that is
 // slow to run its timers, stops there. contract.Settling records how far

@@ -138,7 +138,7 @@ func TestPagesThatNeverStopSettle(t *testing.T) {
 				t.Fatalf("the static text of a page that never stops changing failed:\n%s", g.explain())
 			}
 			s := g.settled(t)
-			if s.AdvancedMS < defaultAdvanceLimit.Milliseconds() {
+			if s.AdvancedMS < advanceLimit.Milliseconds() {
 				t.Errorf("the clock ran %d ms, less than the limit", s.AdvancedMS)
 			}
 			if !strings.HasPrefix(s.Stopped, "the page kept changing to the limit") {

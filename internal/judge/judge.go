@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"slices"
 	"sync"
 	"time"
 
@@ -20,7 +21,7 @@ import (
 	"contractbench/internal/contract"
 )
 
-// Defaults for the zero Options.
+// Defaults for the zero Options, and the bounds no option changes.
 const (
 	// defaultMaxTexts bounds the texts kept per selector. Contracts name
 	// specific elements; fifty matches is more than any of them reads.
@@ -29,9 +30,9 @@ const (
 	// on "body" must see a whole long article, not its first screen.
 	defaultMaxTextBytes = 256 << 10
 
-	// defaultQuiet is how long a page must be still (no request started
-	// or ended, no DOM change) to count as settled.
-	defaultQuiet = 250 * time.Millisecond
+	// quietFor is how long a page must be still (no request started or
+	// ended, no DOM change) to count as settled.
+	quietFor = 250 * time.Millisecond
 	// defaultSettleMax bounds each wait for a page to settle, in real
 	// time.
 	defaultSettleMax = 3 * time.Second
@@ -49,10 +50,11 @@ const (
 	// task (a chat invitation, a newsletter box over the text), which is
 	// no outcome of the agent's.
 	defaultAdvance = 30 * time.Second
-	// defaultAdvanceLimit bounds, in the page's time, how far the clock
-	// runs for a page that never stops changing (a clock, a carousel, an
-	// animation run by a timer): two horizons.
-	defaultAdvanceLimit = time.Minute
+	// advanceLimit bounds, in the page's time, how far the clock runs for
+	// a page that never stops changing (a clock, a carousel, an animation
+	// run by a timer): two default horizons, and never less than the
+	// horizon.
+	advanceLimit = time.Minute
 	// defaultAdvanceMax bounds, in real time, how long the clock runs.
 	// Virtual time runs ordinary timers fast (a still page's horizon takes
 	// milliseconds, a minute of a 16 ms animation timer well under a
@@ -71,18 +73,15 @@ type Options struct {
 	// MaxTextBytes is how many bytes of each visible text Observe keeps, cut
 	// at a UTF-8 character boundary.
 	MaxTextBytes int
-	// Clock gives the time for the task start, tool-call marks and
-	// network timings. Nil means time.Now.
-	Clock func() time.Time
-	// Quiet, SettleMax and LoadMax tune settling (see Observe); zero
-	// means the default.
-	Quiet, SettleMax, LoadMax time.Duration
+	// SettleMax and LoadMax tune settling (see Observe); zero means the
+	// default.
+	SettleMax, LoadMax time.Duration
 	// Advance is the horizon: the judge runs the page's clock ahead until
 	// nothing has changed in the page for Advance of its own time, and at
-	// most AdvanceLimit of its time (at least Advance) or AdvanceMax of
-	// real time (see Observe). Zero means the default; a negative Advance
-	// never runs the page's clock ahead.
-	Advance, AdvanceLimit, AdvanceMax time.Duration
+	// most a minute of its time (at least Advance) or AdvanceMax of real
+	// time (see Observe). Zero means the default; a negative Advance never
+	// runs the page's clock ahead.
+	Advance, AdvanceMax time.Duration
 	// BrowserContext, when set, confines the judge to the pages of that
 	// browser context (the task's): pages of any other context (another
 	// task's leftovers, another user's tabs in a shared browser) are
@@ -103,12 +102,6 @@ func (o Options) withDefaults() Options {
 	if o.MaxTextBytes <= 0 {
 		o.MaxTextBytes = defaultMaxTextBytes
 	}
-	if o.Clock == nil {
-		o.Clock = time.Now
-	}
-	if o.Quiet <= 0 {
-		o.Quiet = defaultQuiet
-	}
 	if o.SettleMax <= 0 {
 		o.SettleMax = defaultSettleMax
 	}
@@ -118,10 +111,6 @@ func (o Options) withDefaults() Options {
 	if o.Advance == 0 {
 		o.Advance = defaultAdvance
 	}
-	if o.AdvanceLimit <= 0 {
-		o.AdvanceLimit = defaultAdvanceLimit
-	}
-	o.AdvanceLimit = max(o.AdvanceLimit, o.Advance)
 	if o.AdvanceMax <= 0 {
 		o.AdvanceMax = defaultAdvanceMax
 	}
@@ -237,7 +226,7 @@ func (p *pageState) navigated(session target.SessionID, ev *network.EventRequest
 // the task runs.
 func Attach(ctx context.Context, browserURL string, opts Options) (*Judge, error) {
 	opts = opts.withDefaults()
-	start := opts.Clock()
+	start := time.Now()
 	bg, stopBg := context.WithCancel(context.Background())
 	j := &Judge{
 		opts:         opts,
@@ -359,18 +348,13 @@ func (j *Judge) targetExists(ctx context.Context, id target.ID) bool {
 	if err != nil {
 		return true
 	}
-	for _, info := range targets.TargetInfos {
-		if info.TargetID == id {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(targets.TargetInfos, func(info *target.Info) bool { return info.TargetID == id })
 }
 
 // MarkToolCall records that a tool call of the agent starts now. Requests
 // that start from now on, until the next mark, are AfterLastToolCall.
 func (j *Judge) MarkToolCall() {
-	now := j.opts.Clock()
+	now := time.Now()
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.rec.mark(now)
@@ -408,7 +392,7 @@ func (j *Judge) front(id target.ID) {
 // handle receives every event, on the connection's reading goroutine. It
 // only records; work that needs a command runs on its own goroutine.
 func (j *Judge) handle(session target.SessionID, msg *cdproto.Message) {
-	now := j.opts.Clock()
+	now := time.Now()
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if h, ok := eventHandlers[msg.Method]; ok {
@@ -495,13 +479,7 @@ func (j *Judge) onDialogOpening(_ time.Time, session target.SessionID, ev *page.
 		j.rec.dialogOpening(session, ev)
 		return
 	}
-	j.preparing.Add(1)
-	go func() {
-		defer j.preparing.Done()
-		ctx, cancel := context.WithTimeout(j.bg, setupTimeout)
-		defer cancel()
-		_, _ = cdpconn.Send(ctx, j.conn, session, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: false})
-	}()
+	j.send(session, page.HandleJavaScriptDialog.Method, page.HandleJavaScriptDialogParams{Accept: false})
 }
 
 // onFrameStoppedLoading records that a page's main frame finished loading.

@@ -48,8 +48,8 @@ func wantFor(pc contract.Postconditions) Want {
 // It first waits (within Options.SettleMax) until the active page is
 // quiet, reads it (Observation.Settling.First), runs the page's clock
 // ahead until nothing has changed in it for Options.Advance of its own
-// time, so that what it has scheduled happens now (within
-// Options.AdvanceLimit of its time and Options.AdvanceMax of real time;
+// time, so that what it has scheduled happens now (within a minute of
+// its time and Options.AdvanceMax of real time;
 // Settling.AdvancedMS and Settling.Stopped say how far it ran and why it
 // stopped), waits until it is quiet again, and reads the final state.
 // contract.Evaluate grades both readings.
@@ -246,7 +246,7 @@ func (j *Judge) capture(ctx context.Context, want Want, shot bool) (contract.Obs
 
 // settle waits until the active page is quiet: its document loaded, none
 // of its requests in flight and no request anywhere started or ended for
-// Options.Quiet, its DOM unchanged for Options.Quiet. It gives up after
+// quietFor, its DOM unchanged for quietFor. It gives up after
 // Options.SettleMax, or Options.LoadMax while the document is still
 // loading, and then says what was still busy.
 func (j *Judge) settle(ctx context.Context) (busy string, err error) {
@@ -310,7 +310,7 @@ func (j *Judge) busy(v *pageView) (string, time.Duration) {
 	if len(pending) > 0 {
 		return fmt.Sprintf("%d requests in flight (%s)", len(pending), problem.Bound(strings.Join(pending, ", "), 200)), settlePoll
 	}
-	quiet := j.opts.Quiet
+	quiet := quietFor
 	if since := time.Since(last); !last.IsZero() && since < quiet {
 		return "the network was active " + since.Round(time.Millisecond).String() + " ago", quiet - since
 	}
@@ -323,7 +323,7 @@ func (j *Judge) busy(v *pageView) (string, time.Duration) {
 // sinceStart is the time since Attach in milliseconds, on the judge's
 // clock, as network start times are.
 func (j *Judge) sinceStart() int64 {
-	now := j.opts.Clock()
+	now := time.Now()
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	return now.Sub(j.rec.start).Milliseconds()

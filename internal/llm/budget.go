@@ -107,7 +107,6 @@ type Budget struct {
 	usage     Usage
 	usd       float64
 	toolCalls int
-	exceeded  *BudgetExceededError
 }
 
 // NewBudget starts a budget with caps, which must not exceed the ceiling
@@ -165,13 +164,9 @@ func (b *Budget) CountToolCall() error {
 	return nil
 }
 
-// exceed records the first cap passed and returns the error for it.
+// exceed returns the error for a cap passed.
 func (b *Budget) exceed(name string, limit, seen float64) error {
-	e := &BudgetExceededError{Cap: name, Limit: limit, Seen: seen}
-	if b.exceeded == nil {
-		b.exceeded = e
-	}
-	return e
+	return &BudgetExceededError{Cap: name, Limit: limit, Seen: seen}
 }
 
 // Usage returns the tokens counted so far.
@@ -186,20 +181,6 @@ func (b *Budget) USD() float64 {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.usd
-}
-
-// ToolCalls returns the tool calls counted so far.
-func (b *Budget) ToolCalls() int {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.toolCalls
-}
-
-// Exceeded returns the first cap the task went past, or nil.
-func (b *Budget) Exceeded() *BudgetExceededError {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.exceeded
 }
 
 // Price returns what usage costs for model by the budget's price table,

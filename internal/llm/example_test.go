@@ -43,6 +43,7 @@ func Example() {
 
 	tools := []llm.Tool{{Name: "navigate", InputSchema: json.RawMessage(`{"type":"object","properties":{"url":{"type":"string"}}}`)}}
 	msgs := []llm.Message{{Role: llm.RoleUser, Text: "What is the title of https://example.com/?"}}
+	calls := 0
 	for {
 		resp, err := provider.Next(context.Background(), llm.Request{Messages: msgs, Tools: tools, MaxTokens: budget.Caps().MaxTokensPerTurn})
 		if err != nil {
@@ -55,7 +56,7 @@ func Example() {
 			return
 		}
 		if len(resp.ToolCalls) == 0 {
-			fmt.Printf("answer %q after %d tool calls, %s\n", resp.Text, budget.ToolCalls(), llm.FormatUSD(budget.USD()))
+			fmt.Printf("answer %q after %d tool calls, %s\n", resp.Text, calls, llm.FormatUSD(budget.USD()))
 			return
 		}
 		msgs = append(msgs, llm.Message{Role: llm.RoleAssistant, Text: resp.Text, ToolCalls: resp.ToolCalls})
@@ -65,6 +66,7 @@ func Example() {
 				fmt.Println(err)
 				return
 			}
+			calls++
 			fmt.Printf("%s %s\n", c.Name, c.Args)
 			results = append(results, llm.ToolResult{CallID: c.ID, Name: c.Name, Content: "navigated"})
 		}

@@ -38,10 +38,6 @@ type OpenAIOptions struct {
 	HTTPClient     *http.Client
 	RequestTimeout time.Duration
 	Retry          RetryPolicy
-	// LegacyMaxTokens sends the per-turn cap as max_tokens rather than
-	// max_completion_tokens, for compatible servers that only know the
-	// older field. OpenAI's reasoning models refuse max_tokens.
-	LegacyMaxTokens bool
 }
 
 // OpenAI is a Provider backed by OpenAI chat completions, or any server
@@ -49,7 +45,6 @@ type OpenAIOptions struct {
 type OpenAI struct {
 	remote
 	completions openai.ChatCompletionService
-	legacyMax   bool
 }
 
 // NewOpenAI returns a provider for chat completions. It reads no
@@ -73,7 +68,7 @@ func NewOpenAI(o OpenAIOptions) (*OpenAI, error) {
 	if o.APIKey != "" {
 		opts = append(opts, option.WithAPIKey(o.APIKey))
 	}
-	return &OpenAI{remote: r, completions: openai.NewChatCompletionService(opts...), legacyMax: o.LegacyMaxTokens}, nil
+	return &OpenAI{remote: r, completions: openai.NewChatCompletionService(opts...)}, nil
 }
 
 // Next sends the conversation and returns the model's turn.
@@ -115,12 +110,7 @@ func (p *OpenAI) params(req Request) (openai.ChatCompletionNewParams, error) {
 	if maxTokens == 0 {
 		maxTokens = MaxTokensPerTurn
 	}
-	params := openai.ChatCompletionNewParams{Model: shared.ChatModel(p.model)}
-	if p.legacyMax {
-		params.MaxTokens = openai.Int(maxTokens)
-	} else {
-		params.MaxCompletionTokens = openai.Int(maxTokens)
-	}
+	params := openai.ChatCompletionNewParams{Model: shared.ChatModel(p.model), MaxCompletionTokens: openai.Int(maxTokens)}
 	for _, t := range req.Tools {
 		schema, err := objectSchema(t.InputSchema)
 		if err != nil {

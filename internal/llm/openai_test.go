@@ -99,24 +99,6 @@ func TestOpenAIConversation(t *testing.T) {
 	}
 }
 
-func TestOpenAILegacyMaxTokens(t *testing.T) {
-	t.Parallel()
-	fake := llmfake.NewOpenAI([]llmfake.Turn{{Text: "hi"}})
-	defer fake.Close()
-	p, err := NewOpenAI(OpenAIOptions{APIKey: "k", BaseURL: fake.URL, Model: "local-llama", LegacyMaxTokens: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p.Next(context.Background(), Request{Messages: []Message{{Role: RoleUser, Text: "hi"}}}); err != nil {
-		t.Fatal(err)
-	}
-	requireNoProblems(t, fake.Problems())
-	body := string(fake.Requests()[0].Body)
-	if !strings.Contains(body, `"max_tokens":4096`) || strings.Contains(body, "max_completion_tokens") {
-		t.Errorf("body %s, want max_tokens only", body)
-	}
-}
-
 func TestOpenAIResponseArguments(t *testing.T) {
 	t.Parallel()
 	tests := []struct {

@@ -60,7 +60,6 @@ func (p Price) check() error {
 // returns a new table.
 type Prices struct {
 	byModel map[string]Price
-	asOf    string
 }
 
 // UnknownModelError reports a model the price table does not list. Without
@@ -110,7 +109,7 @@ func parsePrices(data []byte) (*Prices, error) {
 	if f.AsOf == "" || f.Source == "" {
 		return nil, errors.New("as_of and source must say where the prices come from and when")
 	}
-	p := &Prices{byModel: make(map[string]Price), asOf: f.AsOf}
+	p := &Prices{byModel: make(map[string]Price)}
 	for _, name := range slices.Sorted(maps.Keys(f.Models)) {
 		e := f.Models[name]
 		if err := e.check(); err != nil {
@@ -125,9 +124,6 @@ func parsePrices(data []byte) (*Prices, error) {
 	}
 	return p, nil
 }
-
-// AsOf returns the date the table's prices were last checked.
-func (p *Prices) AsOf() string { return p.asOf }
 
 // Lookup returns model's price or an *UnknownModelError.
 func (p *Prices) Lookup(model string) (Price, error) {
@@ -147,15 +143,9 @@ func (p *Prices) With(model string, price Price) (*Prices, error) {
 	if err := price.check(); err != nil {
 		return nil, fmt.Errorf("price for %s: %w", model, err)
 	}
-	out := &Prices{byModel: maps.Clone(p.byModel), asOf: p.asOf}
+	out := &Prices{byModel: maps.Clone(p.byModel)}
 	out.byModel[model] = price
 	return out, nil
-}
-
-// Models returns the model names the table prices, aliases included,
-// sorted.
-func (p *Prices) Models() []string {
-	return slices.Sorted(maps.Keys(p.byModel))
 }
 
 // ParsePrice parses a price given on the command line as

@@ -221,20 +221,12 @@ func apiErrorText(body string) (typ, msg string) {
 		var s string
 		switch {
 		case json.Unmarshal(env.Error, &inner) == nil && (inner.Message != "" || inner.Type != ""):
-			typ = inner.Type
-			if typ == "" && inner.Code != nil {
-				typ = fmt.Sprint(inner.Code)
-			}
-			return typ, inner.Message
+			return errorType(inner.Type, inner.Code), inner.Message
 		case json.Unmarshal(env.Error, &s) == nil && s != "":
 			return "", s
 		case env.Message != "":
 			// The error object itself, as the OpenAI SDK keeps it.
-			typ = env.Type
-			if typ == "" && env.Code != nil {
-				typ = fmt.Sprint(env.Code)
-			}
-			return typ, env.Message
+			return errorType(env.Type, env.Code), env.Message
 		case env.Detail != nil:
 			return "", fmt.Sprint(env.Detail)
 		}
@@ -244,6 +236,14 @@ func apiErrorText(body string) (typ, msg string) {
 		body = body[:maxErrorText] + "…"
 	}
 	return "", body
+}
+
+// errorType is an error body's type, or its code when it names no type.
+func errorType(typ string, code any) string {
+	if typ == "" && code != nil {
+		return fmt.Sprint(code)
+	}
+	return typ
 }
 
 // retryAfter reads the wait a response asks for: retry-after-ms

@@ -331,7 +331,7 @@ func (r *taskRun) setUpBrowser(ctx context.Context) error {
 		r.onClose(func() { srv.Close() })
 	}
 	if r.cfg.Isolate == IsolateContext {
-		b, conn, err := r.worker.browser(ctx)
+		b, conn, err := r.worker.slot.browser(ctx)
 		if err != nil {
 			return &harnessError{"browser", err}
 		}
@@ -342,7 +342,7 @@ func (r *taskRun) setUpBrowser(ctx context.Context) error {
 		if srv != nil {
 			proxy, bypass = srv.ProxyURL(), srv.ProxyBypass()
 		}
-		tc, dispose, err := r.worker.newContext(ctx, b, conn, proxy, bypass)
+		tc, dispose, err := r.worker.slot.newContext(ctx, b, conn, proxy, bypass)
 		if err != nil {
 			return &harnessError{"browser", err}
 		}
@@ -353,8 +353,8 @@ func (r *taskRun) setUpBrowser(ctx context.Context) error {
 			opts.Flags = append(append([]string(nil), opts.Flags...), srv.ChromiumFlags()...)
 		}
 		var err error
-		if r.worker.endpoint != "" {
-			r.browser, err = browser.Attach(ctx, r.worker.endpoint)
+		if endpoint := r.worker.slot.endpoint; endpoint != "" {
+			r.browser, err = browser.Attach(ctx, endpoint)
 		} else {
 			r.browser, err = browser.Launch(ctx, opts)
 		}

@@ -44,11 +44,8 @@ const disposeTimeout = 20 * time.Second
 // its tasks in a browser it shares with the other workers of its
 // browserSlot (all of them, by default, being one).
 type worker struct {
-	cfg *config
-	// endpoint is the DevTools endpoint of the worker's browser when it
-	// runs elsewhere; empty launches one.
-	endpoint string
-	slot     *browserSlot
+	cfg  *config
+	slot *browserSlot
 }
 
 // browserSlot is one of the run's browsers under IsolateContext, shared
@@ -200,8 +197,7 @@ func newSlots(cfg *config) []*browserSlot {
 
 // newWorker returns worker number i of the run, on slot i mod len(slots).
 func newWorker(cfg *config, i int, slots []*browserSlot) *worker {
-	s := slots[i%len(slots)]
-	return &worker{cfg: cfg, endpoint: s.endpoint, slot: s}
+	return &worker{cfg: cfg, slot: slots[i%len(slots)]}
 }
 
 // serverAuthority returns the authority for the replay servers of the
@@ -223,17 +219,6 @@ func (w *worker) serverAuthority() (*webreplay.Authority, error) {
 		s.authority = a
 	}
 	return s.authority, nil
-}
-
-// browser returns the worker's running browser and its connection to it.
-func (w *worker) browser(ctx context.Context) (*browser.Browser, *cdpconn.Conn, error) {
-	return w.slot.browser(ctx)
-}
-
-// newContext creates a fresh browser context for a task in the worker's
-// browser (see browserSlot.newContext).
-func (w *worker) newContext(ctx context.Context, b *browser.Browser, conn *cdpconn.Conn, proxy, bypass string) (taskContext, func(), error) {
-	return w.slot.newContext(ctx, b, conn, proxy, bypass)
 }
 
 // browser returns the slot's running browser and its connection to it,

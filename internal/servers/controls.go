@@ -3,8 +3,6 @@ package servers
 import (
 	"fmt"
 	"regexp"
-
-	"contractbench/internal/llm"
 )
 
 // Control is an element of a page snapshot that the server's tools can act
@@ -41,13 +39,6 @@ func (p *Profile) Controls(reply string) (pageURL string, controls []Control, er
 		controls = append(controls, Control{Ref: e.ref, Role: e.role, Name: e.name, URL: e.url, Disabled: e.disabled})
 	}
 	return snap.pageURL, controls, nil
-}
-
-// Call returns the tool call that plays action a on this server, its
-// placeholders filled from values ({url}, {ref}, {text}, {submit},
-// {key}); a value the action's args do not use is ignored.
-func (p *Profile) Call(a Action, values map[string]any) (llm.ToolCall, error) {
-	return p.render(a, values)
 }
 
 // builtinStates are the state words the built-in server writes after a

@@ -106,7 +106,7 @@ func TestPageSizes(t *testing.T) {
 			}
 			for i := range rows {
 				u := "https://" + rows[i].page
-				nav, err := p.render(ActNavigate, map[string]any{"{url}": u})
+				nav, err := p.Call(ActNavigate, map[string]any{"{url}": u})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -79,7 +79,7 @@ func TestPeers(t *testing.T) {
 					{ActNavigate, map[string]any{"{url}": "https://" + namesHost + "/names.html"}},
 					{ActRead, nil},
 				} {
-					call, err := p.render(c.a, c.values)
+					call, err := p.Call(c.a, c.values)
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -103,7 +103,7 @@ func TestRealPages(t *testing.T) {
 		page := openTab(t, ctx, b.URL(), tab)
 		for i, name := range names {
 			u := "https://" + realHost + "/" + name + ".html"
-			nav, err := p.render(ActNavigate, map[string]any{"{url}": u})
+			nav, err := p.Call(ActNavigate, map[string]any{"{url}": u})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -288,7 +288,7 @@ func (r *reference) Next(ctx context.Context, req llm.Request) (llm.Response, er
 			if r.polls >= maxTabPolls {
 				return llm.Response{}, r.fail(fmt.Errorf("tab %d is not listed after %d lists; the last: %s", o.waitTab, r.polls, problem.Bound(reply, 300)))
 			}
-			call, err := r.profile.render(ActListTabs, nil)
+			call, err := r.profile.Call(ActListTabs, nil)
 			if err != nil {
 				return llm.Response{}, r.fail(err)
 			}
@@ -326,7 +326,7 @@ func (r *reference) Next(ctx context.Context, req llm.Request) (llm.Response, er
 		r.waiting = &o
 		return r.send(call, i), nil
 	}
-	call, err := r.profile.render(o.action, o.values)
+	call, err := r.profile.Call(o.action, o.values)
 	if err != nil {
 		return llm.Response{}, r.failOp(&o, err)
 	}
@@ -386,10 +386,10 @@ func (r *reference) act(w *op, reply string) (call llm.ToolCall, more bool, err 
 		// The click opens the input's file chooser; the upload fills it.
 		upload := op{step: w.step, from: w.from, action: ActUpload, values: w.values}
 		r.plan = append(r.plan[:r.next], append([]op{upload}, r.plan[r.next:]...)...)
-		call, err := p.render(ActClick, values)
+		call, err := p.Call(ActClick, values)
 		return call, false, err
 	}
-	call, err = p.render(w.action, values)
+	call, err = p.Call(w.action, values)
 	return call, false, err
 }
 
@@ -449,9 +449,9 @@ func resultOf(req llm.Request, call llm.ToolCall) (llm.ToolResult, error) {
 func (p *Profile) look(t suite.Target, a Action) (llm.ToolCall, error) {
 	if p.format != FormatBuiltin {
 		if _, ok := p.actions[ActReadAll]; ok && t.Role == "option" {
-			return p.render(ActReadAll, nil)
+			return p.Call(ActReadAll, nil)
 		}
-		return p.render(ActRead, nil)
+		return p.Call(ActRead, nil)
 	}
 	query := t.Name
 	switch {
@@ -476,18 +476,17 @@ func (p *Profile) lookTool() string {
 	return p.Tool(ActRead)
 }
 
-// render builds an action's call, filling its placeholders from values.
-func (p *Profile) render(a Action, values map[string]any) (llm.ToolCall, error) {
+// Call returns the tool call that plays action a on this server, its
+// placeholders filled from values ({url}, {ref}, {text}, {submit},
+// {key}); a value the action's args do not use is ignored.
+func (p *Profile) Call(a Action, values map[string]any) (llm.ToolCall, error) {
 	t, ok := p.actions[a]
 	if !ok {
 		return llm.ToolCall{}, fmt.Errorf("server %s maps no %s action", p.name, a)
 	}
-	args, err := fillArgs(t.args, values)
+	args, err := fill(t.args, values)
 	if err != nil {
 		return llm.ToolCall{}, fmt.Errorf("%s: %w", a, err)
-	}
-	if args == nil {
-		args = map[string]any{}
 	}
 	raw, err := json.Marshal(args)
 	if err != nil {
@@ -496,24 +495,10 @@ func (p *Profile) render(a Action, values map[string]any) (llm.ToolCall, error) 
 	return llm.ToolCall{Name: t.tool, Args: raw}, nil
 }
 
-// fillArgs returns a copy of v with every string that is a placeholder
-// replaced by its value.
-func fillArgs(v map[string]any, values map[string]any) (map[string]any, error) {
-	if v == nil {
-		return nil, nil
-	}
-	out := make(map[string]any, len(v))
-	for k, x := range v {
-		filled, err := fillValue(x, values)
-		if err != nil {
-			return nil, err
-		}
-		out[k] = filled
-	}
-	return out, nil
-}
-
-func fillValue(x any, values map[string]any) (any, error) {
+// fill returns a copy of x with every string that is a placeholder
+// replaced by its value. A nil map is copied as an empty one: a call's
+// arguments are an object.
+func fill(x any, values map[string]any) (any, error) {
 	switch x := x.(type) {
 	case string:
 		if !placeholderPattern.MatchString(x) {
@@ -525,11 +510,19 @@ func fillValue(x any, values map[string]any) (any, error) {
 		}
 		return val, nil
 	case map[string]any:
-		return fillArgs(x, values)
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			f, err := fill(e, values)
+			if err != nil {
+				return nil, err
+			}
+			out[k] = f
+		}
+		return out, nil
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
-			f, err := fillValue(e, values)
+			f, err := fill(e, values)
 			if err != nil {
 				return nil, err
 			}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 
 	"contractbench/internal/toolserver/snapshot"
@@ -118,21 +117,9 @@ func (t *tab) frameWorld(ctx context.Context, id cdp.FrameID) (*frameWorld, erro
 	if w != nil {
 		return fw, nil
 	}
-	res, err := send(ctx, t, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: id, WorldName: worldName})
+	w, err := t.newWorld(ctx, id, " in a frame")
 	if err != nil {
-		return nil, fmt.Errorf("creating the isolated world in a frame: %w", err)
-	}
-	t.mu.Lock()
-	w = &world{id: res.ExecutionContextID, unique: t.worlds[res.ExecutionContextID]}
-	t.mu.Unlock()
-	params := runtime.EvaluateParams{Expression: installJS, ReturnByValue: new(true)}
-	w.target(&params.ContextID, &params.UniqueContextID)
-	ev, err := send(ctx, t, runtime.Evaluate, params)
-	if err != nil {
-		return nil, fmt.Errorf("installing the isolated world in a frame: %w", err)
-	}
-	if ev.ExceptionDetails != nil {
-		return nil, fmt.Errorf("installing the isolated world in a frame: %w", exception(ev.ExceptionDetails))
+		return nil, err
 	}
 	if _, err := t.callIn(ctx, w, startAtJS, true, []any{base}); err != nil {
 		return nil, err

@@ -17,7 +17,8 @@ import (
 	"contractbench/internal/cdpconn"
 )
 
-// Defaults for the zero values of Options.
+// Defaults for the zero values of Options, and read_page's default budget
+// for one reply's page text.
 const (
 	defaultSettle   = 3 * time.Second
 	defaultLoad     = 20 * time.Second
@@ -44,9 +45,6 @@ type Options struct {
 	// a page that does load the same however busy the machine is. Zero
 	// means DefaultLoad.
 	Load time.Duration
-	// MaxBytes is read_page's default budget for one reply's page text.
-	// Zero means DefaultMaxBytes.
-	MaxBytes int
 	// Uploads is the folder upload_file takes files from, by name; it
 	// refuses any other file. Empty means upload_file has no files to
 	// offer.
@@ -95,9 +93,6 @@ func newServer(ctx context.Context, opts Options, first target.ID) (*Server, err
 	}
 	if opts.Load <= 0 {
 		opts.Load = defaultLoad
-	}
-	if opts.MaxBytes <= 0 {
-		opts.MaxBytes = defaultMaxBytes
 	}
 	if opts.Version == "" {
 		opts.Version = "dev"

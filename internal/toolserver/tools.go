@@ -218,7 +218,7 @@ func (s *Server) readPage(ctx context.Context, t *tab, in readPageInput) (reply,
 	case budget < 0:
 		return reply{}, fmt.Errorf("max_bytes must be positive, not %d", budget)
 	case budget == 0:
-		budget = s.opts.MaxBytes
+		budget = defaultMaxBytes
 	case budget > maxBudget:
 		budget = maxBudget
 	}

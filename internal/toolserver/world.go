@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/chromedp/cdproto"
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
@@ -31,27 +32,38 @@ func (t *tab) ensureWorld(ctx context.Context) (*world, error) {
 	if w != nil {
 		return w, nil
 	}
-	res, err := send(ctx, t, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: frame, WorldName: worldName})
+	w, err := t.newWorld(ctx, frame, "")
 	if err != nil {
-		return nil, fmt.Errorf("creating the isolated world: %w", err)
+		return nil, err
 	}
-	t.mu.Lock()
-	w = &world{id: res.ExecutionContextID, unique: t.worlds[res.ExecutionContextID], doc: doc}
-	t.mu.Unlock()
-	params := runtime.EvaluateParams{Expression: installJS, ReturnByValue: new(true)}
-	w.target(&params.ContextID, &params.UniqueContextID)
-	ev, err := send(ctx, t, runtime.Evaluate, params)
-	if err != nil {
-		return nil, fmt.Errorf("installing the isolated world: %w", err)
-	}
-	if ev.ExceptionDetails != nil {
-		return nil, fmt.Errorf("installing the isolated world: %w", exception(ev.ExceptionDetails))
-	}
+	w.doc = doc
 	t.mu.Lock()
 	if t.doc == doc && t.world == nil {
 		t.world = w
 	}
 	t.mu.Unlock()
+	return w, nil
+}
+
+// newWorld creates our isolated world in frame and installs our scripts
+// in it; where names the frame in errors (empty for the main frame).
+func (t *tab) newWorld(ctx context.Context, frame cdp.FrameID, where string) (*world, error) {
+	res, err := send(ctx, t, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: frame, WorldName: worldName})
+	if err != nil {
+		return nil, fmt.Errorf("creating the isolated world%s: %w", where, err)
+	}
+	t.mu.Lock()
+	w := &world{id: res.ExecutionContextID, unique: t.worlds[res.ExecutionContextID]}
+	t.mu.Unlock()
+	params := runtime.EvaluateParams{Expression: installJS, ReturnByValue: new(true)}
+	w.target(&params.ContextID, &params.UniqueContextID)
+	ev, err := send(ctx, t, runtime.Evaluate, params)
+	if err == nil && ev.ExceptionDetails != nil {
+		err = exception(ev.ExceptionDetails)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("installing the isolated world%s: %w", where, err)
+	}
 	return w, nil
 }
 

@@ -82,7 +82,7 @@ func (a *Archive) Description() string {
 func (a *Archive) Hosts() []string {
 	a.mu.RLock()
 	defer a.mu.RUnlock()
-	return sortedKeys(a.hosts)
+	return slices.Sorted(maps.Keys(a.hosts))
 }
 
 // Entries returns the entries of host sorted by path, method and query,

@@ -146,12 +146,6 @@ func (a *authority) mint(name string) (*tls.Certificate, error) {
 	return &tls.Certificate{Certificate: [][]byte{der}, PrivateKey: a.leafKey, Leaf: leaf}, nil
 }
 
-func (a *authority) pool() *x509.CertPool {
-	p := x509.NewCertPool()
-	p.AddCert(a.caCert)
-	return p
-}
-
 func randomSerial() (*big.Int, error) {
 	n, err := rand.Int(rand.Reader, new(big.Int).Lsh(big.NewInt(1), 128))
 	if err != nil {

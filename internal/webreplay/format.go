@@ -2,6 +2,7 @@ package webreplay
 
 import (
 	"fmt"
+	"maps"
 	"mime"
 	"net/http"
 	"net/url"
@@ -182,7 +183,7 @@ func checkEntry(e Entry, hasBody bool) []issue {
 		add("status", "%d is informational; an entry needs a final status (200-599)", s)
 	}
 
-	for _, name := range sortedKeys(e.Header) {
+	for _, name := range slices.Sorted(maps.Keys(e.Header)) {
 		if msg := checkHeader(name, e.Header[name]); msg != "" {
 			add("headers."+name, "%s", msg)
 		}
@@ -334,13 +335,4 @@ func inferType(name string) string {
 func mediaType(contentType string) string {
 	t, _, _ := strings.Cut(contentType, ";")
 	return strings.ToLower(strings.TrimSpace(t))
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

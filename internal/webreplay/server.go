@@ -3,7 +3,6 @@ package webreplay
 import (
 	"bufio"
 	"crypto/tls"
-	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
@@ -26,9 +25,6 @@ type ServerOptions struct {
 	// then resolves no other name, so a replay cannot leak to the network.
 	// Empty sends every name to the server, which is what recording needs.
 	Hosts []string
-	// ErrorLog receives connection errors such as failed TLS handshakes;
-	// nil discards them.
-	ErrorLog *log.Logger
 	// Now is the clock used for certificate validity; nil means time.Now.
 	Now func() time.Time
 	// Authority, when set, is the certificate authority the server mints
@@ -115,10 +111,8 @@ func NewServer(h http.Handler, opts ServerOptions) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("replay server: %w", err)
 	}
-	errLog := opts.ErrorLog
-	if errLog == nil {
-		errLog = log.New(io.Discard, "", 0)
-	}
+	// Connection errors (failed TLS handshakes, above all) are no news.
+	errLog := log.New(io.Discard, "", 0)
 	hosts := slices.Clone(opts.Hosts)
 	slices.Sort(hosts)
 	s := &Server{
@@ -154,23 +148,11 @@ func NewServer(h http.Handler, opts ServerOptions) (*Server, error) {
 // Addr returns the address the server listens on, "127.0.0.1:<port>".
 func (s *Server) Addr() string { return s.ln.Addr().String() }
 
-// Port returns the TCP port the server listens on.
-func (s *Server) Port() int { return s.ln.Addr().(*net.TCPAddr).Port }
-
-// SPKIHash returns base64(SHA-256(SubjectPublicKeyInfo)) of the one leaf
-// key every certificate of this server carries, the form Chromium's
-// --ignore-certificate-errors-spki-list takes.
-func (s *Server) SPKIHash() string { return s.ca.spki }
-
-// CAPool returns a pool holding the server's CA certificate, for Go
-// clients (tls.Config.RootCAs) that talk to the server directly.
-func (s *Server) CAPool() *x509.CertPool { return s.ca.pool() }
-
 // ChromiumFlags returns the flags that send a Chromium's traffic for the
 // server's hosts here and make it accept the server's certificates:
 //
 //	--host-resolver-rules=MAP <host> 127.0.0.1:<port>, ..., MAP * ~NOTFOUND
-//	--ignore-certificate-errors-spki-list=<SPKIHash>
+//	--ignore-certificate-errors-spki-list=<the leaf key's SHA-256 SPKI hash>
 //
 // With no Hosts every name maps to the server except localhost and
 // 127.0.0.1, so pages on loopback keep working while recording (MAP *

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"crypto/tls"
+	"crypto/x509"
 	"encoding/base64"
 	"fmt"
 	"io"
@@ -39,7 +40,7 @@ func startServer(t *testing.T, h http.Handler, opts ServerOptions) *Server {
 func clientFor(t *testing.T, s *Server) *http.Client {
 	t.Helper()
 	tr := &http.Transport{
-		TLSClientConfig: &tls.Config{RootCAs: s.CAPool()},
+		TLSClientConfig: &tls.Config{RootCAs: caPool(s)},
 		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
 			var d net.Dialer
 			return d.DialContext(ctx, "tcp", s.Addr())
@@ -99,7 +100,7 @@ func TestServerCertificates(t *testing.T) {
 	for _, tt := range tests {
 		// Sequential: the subtests share spkis.
 		t.Run(tt.name, func(t *testing.T) {
-			conn, err := tls.Dial("tcp", s.Addr(), &tls.Config{ServerName: tt.sni, RootCAs: s.CAPool()})
+			conn, err := tls.Dial("tcp", s.Addr(), &tls.Config{ServerName: tt.sni, RootCAs: caPool(s)})
 			if err != nil {
 				t.Fatalf("TLS to %s as %q: %v", s.Addr(), tt.sni, err)
 			}
@@ -110,8 +111,8 @@ func TestServerCertificates(t *testing.T) {
 			}
 			sum := sha256.Sum256(leaf.RawSubjectPublicKeyInfo)
 			got := base64.StdEncoding.EncodeToString(sum[:])
-			if got != s.SPKIHash() {
-				t.Errorf("leaf SPKI hash %s, want SPKIHash() %s", got, s.SPKIHash())
+			if got != s.ca.spki {
+				t.Errorf("leaf SPKI hash %s, want SPKIHash() %s", got, s.ca.spki)
 			}
 			spkis[got] = true
 		})
@@ -120,10 +121,10 @@ func TestServerCertificates(t *testing.T) {
 		t.Errorf("leaves carry %d different keys, want one key for every host", len(spkis))
 	}
 	other := startServer(t, Replay(NewArchive("")), ServerOptions{})
-	if other.SPKIHash() == s.SPKIHash() {
-		t.Errorf("two servers share the SPKI hash %s; each needs fresh keys", s.SPKIHash())
+	if other.ca.spki == s.ca.spki {
+		t.Errorf("two servers share the SPKI hash %s; each needs fresh keys", s.ca.spki)
 	}
-	if _, err := tls.Dial("tcp", s.Addr(), &tls.Config{ServerName: "example.com", RootCAs: other.CAPool()}); err == nil {
+	if _, err := tls.Dial("tcp", s.Addr(), &tls.Config{ServerName: "example.com", RootCAs: caPool(other)}); err == nil {
 		t.Errorf("a certificate verified against another server's CA")
 	}
 }
@@ -243,7 +244,7 @@ func TestServerResponsesAreByteIdentical(t *testing.T) {
 	raw := func(s *Server, target string) []byte {
 		conn, err := tls.Dial("tcp", s.Addr(), &tls.Config{
 			ServerName: "en.wikipedia.org",
-			RootCAs:    s.CAPool(),
+			RootCAs:    caPool(s),
 			NextProtos: []string{"http/1.1"},
 		})
 		if err != nil {
@@ -283,11 +284,11 @@ func TestServerChromiumFlags(t *testing.T) {
 	}{
 		{"replay maps the given hosts, sorted, and nothing else", replay, []string{
 			fmt.Sprintf("--host-resolver-rules=MAP en.wikipedia.org %[1]s, MAP example.com %[1]s, MAP * ~NOTFOUND", replay.Addr()),
-			"--ignore-certificate-errors-spki-list=" + replay.SPKIHash(),
+			"--ignore-certificate-errors-spki-list=" + replay.ca.spki,
 		}},
 		{"record maps every host but loopback", record, []string{
 			fmt.Sprintf("--host-resolver-rules=MAP * %s, EXCLUDE localhost, EXCLUDE 127.0.0.1", record.Addr()),
-			"--ignore-certificate-errors-spki-list=" + record.SPKIHash(),
+			"--ignore-certificate-errors-spki-list=" + record.ca.spki,
 		}},
 	}
 	for _, tt := range tests {
@@ -302,7 +303,7 @@ func TestServerChromiumFlags(t *testing.T) {
 					t.Errorf("ChromiumFlags() contains the blanket --ignore-certificate-errors")
 				}
 			}
-			if !strings.HasPrefix(tt.s.Addr(), "127.0.0.1:") || tt.s.Port() == 0 {
+			if !strings.HasPrefix(tt.s.Addr(), "127.0.0.1:") || tt.s.ln.Addr().(*net.TCPAddr).Port == 0 {
 				t.Errorf("server listens on %s, want 127.0.0.1 and a real port", tt.s.Addr())
 			}
 		})
@@ -413,7 +414,7 @@ func TestServerCertificatesFollowTheClock(t *testing.T) {
 			t.Parallel()
 			conn, err := tls.Dial("tcp", s.Addr(), &tls.Config{
 				ServerName: "example.com",
-				RootCAs:    s.CAPool(),
+				RootCAs:    caPool(s),
 				Time:       func() time.Time { return tt.when },
 			})
 			if err == nil {
@@ -444,7 +445,7 @@ func TestServerIsAProxy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr := &http.Transport{Proxy: http.ProxyURL(proxy), TLSClientConfig: &tls.Config{RootCAs: s.CAPool()}}
+	tr := &http.Transport{Proxy: http.ProxyURL(proxy), TLSClientConfig: &tls.Config{RootCAs: caPool(s)}}
 	t.Cleanup(tr.CloseIdleConnections)
 	c := &http.Client{Transport: tr, Timeout: 10 * time.Second,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
@@ -479,11 +480,19 @@ func TestServersShareAnAuthority(t *testing.T) {
 	s1 := startServer(t, h, ServerOptions{Hosts: []string{"example.com"}, Authority: a})
 	s2 := startServer(t, h, ServerOptions{Hosts: []string{"example.com"}, Authority: a})
 	s3 := startServer(t, h, ServerOptions{Hosts: []string{"example.com"}})
-	want := "--ignore-certificate-errors-spki-list=" + s1.SPKIHash()
-	if a.ChromiumFlag() != want || s2.SPKIHash() != s1.SPKIHash() {
-		t.Errorf("flag %q, pins %s and %s; want both servers under %q", a.ChromiumFlag(), s1.SPKIHash(), s2.SPKIHash(), want)
+	want := "--ignore-certificate-errors-spki-list=" + s1.ca.spki
+	if a.ChromiumFlag() != want || s2.ca.spki != s1.ca.spki {
+		t.Errorf("flag %q, pins %s and %s; want both servers under %q", a.ChromiumFlag(), s1.ca.spki, s2.ca.spki, want)
 	}
-	if s3.SPKIHash() == s1.SPKIHash() {
-		t.Errorf("a server without the authority has its key: %s", s3.SPKIHash())
+	if s3.ca.spki == s1.ca.spki {
+		t.Errorf("a server without the authority has its key: %s", s3.ca.spki)
 	}
+}
+
+// caPool returns a pool holding s's CA certificate, for a Go client that
+// talks to s directly.
+func caPool(s *Server) *x509.CertPool {
+	p := x509.NewCertPool()
+	p.AddCert(s.ca.caCert)
+	return p
 }

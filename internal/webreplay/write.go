@@ -7,10 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"net/http"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -28,7 +30,7 @@ import (
 func (a *Archive) Write(dir string) error {
 	a.mu.RLock()
 	desc := a.description
-	hosts := sortedKeys(a.hosts)
+	hosts := slices.Sorted(maps.Keys(a.hosts))
 	recs := make([][]*record, len(hosts))
 	for i, h := range hosts {
 		// Records are never modified after creation, so the snapshot

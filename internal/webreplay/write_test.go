@@ -2,10 +2,12 @@ package webreplay
 
 import (
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -324,14 +326,14 @@ func readTreeOrFile(t *testing.T, p string) map[string]string {
 
 func diffTrees(want, got map[string]string) string {
 	var b strings.Builder
-	for _, name := range sortedKeys(want) {
+	for _, name := range slices.Sorted(maps.Keys(want)) {
 		if g, ok := got[name]; !ok {
 			b.WriteString("missing " + name + "\n")
 		} else if g != want[name] {
 			b.WriteString("changed " + name + "\n")
 		}
 	}
-	for _, name := range sortedKeys(got) {
+	for _, name := range slices.Sorted(maps.Keys(got)) {
 		if _, ok := want[name]; !ok {
 			b.WriteString("added " + name + "\n")
 		}
