@@ -36,7 +36,7 @@ func aheadRun(t *testing.T, processors int, now func() time.Time, onEvent func(r
 			onEvent(e)
 		}
 	}
-	run := runWithin(t, context.Background(), 3*time.Minute, cfg)
+	run := runWithin(t, context.Background(), cfg)
 	for _, res := range run.Results {
 		if !res.Outcome.Passed() {
 			t.Errorf("%s: %s (%s), want passed", res.Task, res.Outcome, res.Reason)

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -104,7 +103,7 @@ func TestSharedBrowsersKeepSandboxStateApart(t *testing.T) {
 	cfg.Repeat, cfg.Parallel, cfg.Browsers = 2, 8, 2
 	var seen contexts
 	cfg.Server.Start = seen.start(t, inProcessServer)
-	run := runWithin(t, context.Background(), 15*time.Minute, cfg)
+	run := runWithin(t, context.Background(), cfg)
 	if want := len(cfg.Tasks) * cfg.Repeat; len(run.Results) != want {
 		t.Fatalf("%d results, want %d", len(run.Results), want)
 	}
@@ -141,7 +140,7 @@ func TestSharedBrowsersKeepStorageApart(t *testing.T) {
 		eval, _ := json.Marshal(map[string]string{"function": fn})
 		return agenttest.NewScript("state", []llm.ToolCall{{Name: "navigate", Args: nav}, {Name: "evaluate_script", Args: eval}}), nil
 	}
-	run := runWithin(t, context.Background(), 10*time.Minute, cfg)
+	run := runWithin(t, context.Background(), cfg)
 	if len(run.Results) != len(tasks) {
 		t.Fatalf("%d results, want %d", len(run.Results), len(tasks))
 	}

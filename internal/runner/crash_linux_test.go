@@ -67,7 +67,7 @@ func testBrowserCrash(t *testing.T, iso runner.Isolate) {
 		}
 	}
 
-	run := runWithin(t, context.Background(), 120*time.Second, cfg)
+	run := runWithin(t, context.Background(), cfg)
 	if killErr != nil {
 		t.Fatalf("killing the browser: %v", killErr)
 	}

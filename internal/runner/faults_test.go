@@ -5,7 +5,6 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"contractbench/internal/report"
 	"contractbench/internal/webreplay"
@@ -22,7 +21,7 @@ func TestWebFaultsAreErrorsOfTheHarness(t *testing.T) {
 			t.Parallel()
 			cfg := newConfig(t, task(t, exampleTask))
 			cfg.WebFaults = func() webreplay.Fault { return fault }
-			run := runWithin(t, context.Background(), 3*time.Minute, cfg)
+			run := runWithin(t, context.Background(), cfg)
 			if len(run.Results) != 1 {
 				t.Fatalf("%d results, want 1", len(run.Results))
 			}

@@ -7,7 +7,6 @@ import (
 	"os"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/target"
@@ -78,7 +77,7 @@ func TestTasksDoNotShareState(t *testing.T) {
 				eval, _ := json.Marshal(map[string]string{"function": fn})
 				return agenttest.NewScript("state", []llm.ToolCall{{Name: "navigate", Args: nav}, {Name: "evaluate_script", Args: eval}}), nil
 			}
-			run := runWithin(t, context.Background(), 120*time.Second, cfg)
+			run := runWithin(t, context.Background(), cfg)
 			if len(run.Results) != 2 {
 				t.Fatalf("%d results, want 2", len(run.Results))
 			}
@@ -141,7 +140,7 @@ func TestBrowserEndpointPerWorker(t *testing.T) {
 		}
 		return inProcessServer(ctx, browserURL, browserContext, workDir)
 	}
-	run := runWithin(t, ctx, 240*time.Second, cfg)
+	run := runWithin(t, ctx, cfg)
 	if len(run.Results) != len(tasks) {
 		t.Fatalf("%d results, want %d", len(run.Results), len(tasks))
 	}
@@ -183,7 +182,7 @@ func TestContextPageViewport(t *testing.T) {
 		eval, _ := json.Marshal(map[string]string{"function": "() => [innerWidth, innerHeight]"})
 		return agenttest.NewScript("viewport", []llm.ToolCall{{Name: "navigate", Args: nav}, {Name: "evaluate_script", Args: eval}}), nil
 	}
-	run := runWithin(t, context.Background(), 90*time.Second, cfg)
+	run := runWithin(t, context.Background(), cfg)
 	r := run.Results[0]
 	want := fmt.Sprintf("[%d,%d]", browser.ViewportWidth, browser.ViewportHeight)
 	if len(r.Calls) != 2 || r.Calls[1].Reply != want {

@@ -33,7 +33,7 @@ func TestSetUpIsNotTheAgentsTime(t *testing.T) {
 		mu.Unlock()
 		return start(ctx, browserURL, browserContext, workDir)
 	}
-	run := runWithin(t, context.Background(), 3*time.Minute, cfg)
+	run := runWithin(t, context.Background(), cfg)
 	if len(run.Results) != 1 {
 		t.Fatalf("%d results, want 1", len(run.Results))
 	}
@@ -92,7 +92,7 @@ func TestSetUpsWaitForAProcessor(t *testing.T) {
 		mu.Unlock()
 		return tr, err
 	}
-	run := runWithin(t, context.Background(), 3*time.Minute, cfg)
+	run := runWithin(t, context.Background(), cfg)
 	close(release)
 	for _, res := range run.Results {
 		if !res.Outcome.Passed() {

@@ -72,7 +72,7 @@ func TestPacedWaitsAreTheAgentsTime(t *testing.T) {
 	cfg.Pace = runner.Pace{Fixed: pace}
 	clock := &fakeWaits{}
 	cfg.Now, cfg.Wait = clock.now, clock.wait
-	run := runWithin(t, context.Background(), 120*time.Second, cfg)
+	run := runWithin(t, context.Background(), cfg)
 	if len(run.Results) != 1 {
 		t.Fatalf("%d results, want 1", len(run.Results))
 	}
@@ -110,7 +110,7 @@ func TestPaceStopsWithTheRun(t *testing.T) {
 		<-wctx.Done()
 		return wctx.Err()
 	}
-	run := runWithin(t, ctx, 120*time.Second, cfg)
+	run := runWithin(t, ctx, cfg)
 	if len(run.Results) != 1 || run.Results[0].Outcome != report.OutcomeInterrupted || !run.Incomplete {
 		t.Fatalf("results %+v, incomplete %v; want one interrupted result in an incomplete report", run.Results, run.Incomplete)
 	}

@@ -150,7 +150,7 @@ func TestRunLeavesThePlanAsItWas(t *testing.T) {
 	plan := cfg.plan(t)
 	before := runner.Dump(plan)
 
-	run := runWithin(t, context.Background(), 120*time.Second, cfg)
+	run := runWithin(t, context.Background(), cfg)
 	if after := runner.Dump(plan); after != before {
 		i := 0
 		for i < min(len(before), len(after)) && before[i] == after[i] {

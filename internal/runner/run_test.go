@@ -52,7 +52,7 @@ func TestReferenceRunPasses(t *testing.T) {
 	var rec *transcript.Recorder
 	cfg.TaskDone = func(_ *suite.Task, _ *report.TaskResult, r *transcript.Recorder) { rec = r }
 
-	run := runWithin(t, context.Background(), 90*time.Second, cfg)
+	run := runWithin(t, context.Background(), cfg)
 
 	if run.SchemaVersion != report.SchemaVersion || run.Incomplete || len(run.Results) != 1 {
 		t.Fatalf("run: schema %d, incomplete %v, %d results; want schema %d, complete, 1 result",
@@ -211,7 +211,7 @@ func TestStartURLOutsideTheArchive(t *testing.T) {
 			tk := variant(t, exampleTask, "start-outside", func(tk *suite.Task) { tk.StartURL = tt.startURL })
 			cfg := newConfig(t, tk)
 			cfg.Agent.Provider = tt.provider
-			run := runWithin(t, context.Background(), 90*time.Second, cfg)
+			run := runWithin(t, context.Background(), cfg)
 			if len(run.Results) != 1 {
 				t.Fatalf("%d results, want 1", len(run.Results))
 			}
@@ -255,7 +255,7 @@ func TestRunKeepsTaskThenAttemptOrder(t *testing.T) {
 		}
 	}
 
-	run := runWithin(t, context.Background(), 120*time.Second, cfg)
+	run := runWithin(t, context.Background(), cfg)
 
 	if !held.Load() {
 		t.Fatalf("no other attempt finished while order-a #1 was held: with -j 2 attempts should run in parallel (finished: %q)", finished)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/cdproto"
 	"github.com/chromedp/cdproto/cdp"
@@ -128,7 +127,7 @@ func TestForgedEvidenceNeverPasses(t *testing.T) {
 			})
 			cfg := newConfig(t, task)
 			cfg.Server.Start, cfg.Agent.Provider, cfg.Server.Allow, cfg.Server.Unsafe = serverWithEvaluate, script, allowed, unsafe
-			run := runWithin(t, context.Background(), 60*time.Second, cfg)
+			run := runWithin(t, context.Background(), cfg)
 			r := run.Results[0]
 			if r.Outcome != tc.want {
 				t.Fatalf("outcome %s (reason %q), want %s", r.Outcome, r.Reason, tc.want)
