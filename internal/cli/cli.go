@@ -16,25 +16,26 @@ type command struct {
 	run func(st *State, args []string) error
 }
 
-// commands is the list `contractbench --help` shows, in that order.
+// commands is the list `contractbench --help` shows, in that order, each
+// with its one-line summary.
 func commands() []command {
 	return []command{
-		runCommand,
-		recordCommand,
-		compareCommand,
-		mergeCommand,
-		showCommand,
-		diffCommand,
-		boardCommand,
-		bundleCommand,
-		verifyCommand,
-		judgeCommand,
-		regradeCommand,
-		validateCommand,
-		generateCommand,
-		webCommand,
-		mcpCommand,
-		snapshotCommand,
+		{"run", "run the suite's tasks with an agent and judge them by contract", runRun},
+		{"record", "run tasks and record their tool calls as replayable transcripts", runRecord},
+		{"compare", "run the suite against several MCP tool servers and compare them", runCompare},
+		{"merge", "combine the reports of shards or partial runs into one", runMerge},
+		{"show", "render a run's JSON report as its self-contained HTML page", runShow},
+		{"diff", "compare stored reports over the tasks they share, with paired tests", runDiff},
+		{"board", "rank the stored reports of several runs on one self-contained page", runBoard},
+		{"bundle", "pack a run into one archive that anyone can verify offline", runBundle},
+		{"verify", "check a run bundle's digests and re-grade it offline", runVerify},
+		{"judge", "grade a task's contract on a browser your own agent drives", runJudge},
+		{"regrade", "re-grade a stored report against the suite's current contracts, offline", runRegrade},
+		{"validate", "check task specs, contracts, transcripts and fixture archives", runValidate},
+		{"generate", "draw new instances of the task templates into a suite folder", runGenerate},
+		{"web", "serve the hermetic fixture web, or check it against the suite", runWeb},
+		{"mcp", "run the built-in MCP browser tool server over stdio or HTTP", runMCP},
+		{"snapshot", "print a page as a tool server shows it, with the targets references can name", runSnapshot},
 	}
 }
 

@@ -13,12 +13,6 @@ import (
 	"contractbench/internal/runner"
 )
 
-var compareCommand = command{
-	name:    "compare",
-	summary: "run the suite against several MCP tool servers and compare them",
-	run:     runCompare,
-}
-
 const compareHelp = `
 Runs the same tasks, judged the same way, against each named MCP tool
 server in turn (the runner owns the browser and the judge observes it

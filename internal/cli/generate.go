@@ -8,12 +8,6 @@ import (
 	"contractbench/internal/generate/templates"
 )
 
-var generateCommand = command{
-	name:    "generate",
-	summary: "draw new instances of the task templates into a suite folder",
-	run:     runGenerate,
-}
-
 const generateHelp = `
 Draws instances of the task templates over the sandbox's five applications
 (shop, stays, forum, mail, tracker; docs/benchmarks/generated.md) into a new

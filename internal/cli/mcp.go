@@ -14,12 +14,6 @@ import (
 	"contractbench/internal/toolserver"
 )
 
-var mcpCommand = command{
-	name:    "mcp",
-	summary: "run the built-in MCP browser tool server over stdio or HTTP",
-	run:     runMCP,
-}
-
 const mcpHelp = `
 Runs the built-in browser tool server, speaking MCP over stdin and stdout,
 for any MCP client. With --cdp it drives a browser that is already running

@@ -8,12 +8,6 @@ import (
 	"contractbench/internal/report"
 )
 
-var mergeCommand = command{
-	name:    "merge",
-	summary: "combine the reports of shards or partial runs into one",
-	run:     runMerge,
-}
-
 const mergeHelp = `
 Combines the JSON reports of parts of one selection (the shards of
 run --shard I/N, possibly on several machines, or a run and the runs that

@@ -13,12 +13,6 @@ import (
 	"contractbench/internal/transcript"
 )
 
-var recordCommand = command{
-	name:    "record",
-	summary: "run tasks and record their tool calls as replayable transcripts",
-	run:     runRecord,
-}
-
 const recordHelp = `
 Runs tasks like "run" and writes each one's tool calls as a transcript,
 <out>/<task>.jsonl (default <suite>/transcripts/<server>/). The reference

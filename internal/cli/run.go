@@ -5,12 +5,6 @@ import (
 	"contractbench/internal/runner"
 )
 
-var runCommand = command{
-	name:    "run",
-	summary: "run the suite's tasks with an agent and judge them by contract",
-	run:     runRun,
-}
-
 const runHelp = `
 Runs tasks of a suite: for each task a fresh browser context (or with
 --isolate process a fresh Chromium), the judge's own CDP session, the MCP

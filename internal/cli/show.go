@@ -14,12 +14,6 @@ import (
 	"contractbench/internal/report"
 )
 
-var showCommand = command{
-	name:    "show",
-	summary: "render a run's JSON report as its self-contained HTML page",
-	run:     runShow,
-}
-
 const showHelp = `
 Renders the HTML report of a run from its JSON report, also one written by
 an earlier version, with the screenshots and step thumbnails found beside

@@ -8,12 +8,6 @@ import (
 	"contractbench/internal/webreplay"
 )
 
-var webCommand = command{
-	name:    "web",
-	summary: "serve the hermetic fixture web, or check it against the suite",
-	run:     runWeb,
-}
-
 const webHelp = `
 Subcommands:
   serve   serve the suite's fixture archive over HTTPS on loopback under the
