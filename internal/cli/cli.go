@@ -63,15 +63,14 @@ Run "contractbench <command> --help" for a command's flags.
 // the process exit code.
 func Main(args []string, st *State) int {
 	err := dispatch(st, args)
-	if err != nil && !errors.Is(err, flag.ErrHelp) {
-		var f *failedError
-		var i *interruptedError
-		if (!errors.As(err, &f) || f.msg != "") && !errors.As(err, &i) {
-			fmt.Fprintf(st.Stderr, "contractbench: %v\n", err)
-		}
-	}
 	if errors.Is(err, flag.ErrHelp) {
 		return exitOK
+	}
+	// A failed check or an interruption has said what it needed to.
+	var f *failedError
+	var i *interruptedError
+	if err != nil && (!errors.As(err, &f) || f.msg != "") && !errors.As(err, &i) {
+		fmt.Fprintf(st.Stderr, "contractbench: %v\n", err)
 	}
 	return exitCode(err)
 }
@@ -138,6 +137,18 @@ func parse(fs *flag.FlagSet, args []string) error {
 	default:
 		return usagef("%s: %v (run contractbench %s --help)", fs.Name(), err, fs.Name())
 	}
+}
+
+// parseNoArgs parses args into fs for a command that takes no positional
+// argument.
+func parseNoArgs(fs *flag.FlagSet, args []string) error {
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("%s: unexpected argument %q", fs.Name(), fs.Arg(0))
+	}
+	return nil
 }
 
 // parseArgs parses flags that may come before, between or after the

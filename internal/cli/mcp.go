@@ -42,11 +42,8 @@ func runMCP(st *State, args []string) error {
 	suiteDir := fs.String("suite", defaultSuite, "suite whose web/ archive --web replay serves")
 	httpAddr := fs.String("http", "", "serve MCP streamable HTTP at http://ADDR/mcp (a loopback address) instead of stdio")
 	uploads := fs.String("uploads", "", "folder whose files upload_file may choose, by name (none when empty)")
-	if err := parse(fs, args); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usagef("mcp: unexpected argument %q", fs.Arg(0))
 	}
 	var ln net.Listener
 	if *httpAddr != "" {
