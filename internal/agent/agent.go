@@ -20,8 +20,6 @@ const systemPrompt = `You operate a web browser through the tools provided. Comp
 type Options struct {
 	// Instruction is the task, as the user would ask it.
 	Instruction string
-	// System overrides SystemPrompt when non-empty.
-	System string
 	// Budget caps the run; it is charged for every response and tool call.
 	// Required: an agent without caps is not something this loop runs.
 	Budget *llm.Budget
@@ -91,10 +89,6 @@ func (o *Outcome) ResponseBytes() int64 {
 
 // Run drives provider p against the tools of session s until a stop.
 func Run(ctx context.Context, p llm.Provider, s *mcpclient.Session, opts Options) *Outcome {
-	system := opts.System
-	if system == "" {
-		system = systemPrompt
-	}
 	tools, err := llmTools(s)
 	out := &Outcome{}
 	if err != nil {
@@ -105,7 +99,7 @@ func Run(ctx context.Context, p llm.Provider, s *mcpclient.Session, opts Options
 		if err := ctx.Err(); err != nil {
 			return out.stop(ended(ctx), err)
 		}
-		req := llm.Request{System: system, Messages: msgs, Tools: tools, MaxTokens: opts.Budget.Caps().MaxTokensPerTurn}
+		req := llm.Request{System: systemPrompt, Messages: msgs, Tools: tools, MaxTokens: opts.Budget.Caps().MaxTokensPerTurn}
 		resp, err := p.Next(ctx, req)
 		out.Turns++
 		usdBefore := out.USD

@@ -77,8 +77,8 @@ func TestRunConversation(t *testing.T) {
 		t.Fatalf("the provider was asked %d times, want 3", len(reqs))
 	}
 	first := reqs[0]
-	if first.System != defaultSystemPrompt {
-		t.Errorf("System = %q, want SystemPrompt", first.System)
+	if first.System != systemPrompt {
+		t.Errorf("System = %q, want %q", first.System, systemPrompt)
 	}
 	if first.MaxTokens != llm.MaxTokensPerTurn {
 		t.Errorf("MaxTokens = %d, want the cap %d", first.MaxTokens, llm.MaxTokensPerTurn)
@@ -170,31 +170,6 @@ func TestRunOffersOnlyTheAllowList(t *testing.T) {
 	}
 	if len(out.Calls) != 1 || !out.Calls[0].Refused || !out.Calls[0].IsError {
 		t.Errorf("Calls = %+v, want one refused call", out.Calls)
-	}
-}
-
-func TestRunSystemPrompt(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		name   string
-		system string
-		want   string
-	}{
-		{name: "default", system: "", want: defaultSystemPrompt},
-		{name: "override", system: "Answer in French.", want: "Answer in French."},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			e := newEnv(t, mcpclient.Options{})
-			model := &fakeModel{turns: []turn{answer("ok")}}
-			agent.Run(context.Background(), model, e.session, agent.Options{
-				Instruction: "Hi.", System: tt.system, Budget: agenttest.NewBudget(t, llm.Caps{}),
-			})
-			if got := model.requests()[0].System; got != tt.want {
-				t.Errorf("System = %q, want %q", got, tt.want)
-			}
-		})
 	}
 }
 
@@ -550,6 +525,5 @@ func (d *deadlineOnCue) Err() error {
 	}
 }
 
-// defaultSystemPrompt is the system prompt an agent sends when the caller
-// gives none.
-const defaultSystemPrompt = "You operate a web browser through the tools provided. Complete the user's task by using the tools: navigate, read the page, and interact as a person would. Do not guess page content; read it. When the task is done, reply with a short final answer and no tool call."
+// systemPrompt is the system prompt an agent sends.
+const systemPrompt = "You operate a web browser through the tools provided. Complete the user's task by using the tools: navigate, read the page, and interact as a person would. Do not guess page content; read it. When the task is done, reply with a short final answer and no tool call."

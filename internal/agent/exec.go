@@ -57,8 +57,6 @@ type ExecOptions struct {
 	// Env is the command's base environment; the CONTRACTBENCH_ variables
 	// above are set over it (any of the same name in Env are dropped).
 	Env []string
-	// Dir is the command's working directory; empty means the current one.
-	Dir string
 
 	Task        string
 	Instruction string
@@ -172,7 +170,6 @@ func agentCommand(opts ExecOptions, mcpURL, usageFile string) (*exec.Cmd, *bound
 	stdout := &boundedBuffer{limit: maxAnswerBytes}
 	stderr := &tailBuffer{limit: stderrTail}
 	cmd := exec.Command("sh", "-c", opts.Command)
-	cmd.Dir = opts.Dir
 	cmd.Env = execEnv(opts, mcpURL, usageFile)
 	cmd.Stdin = nil
 	cmd.Stdout = stdout

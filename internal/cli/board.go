@@ -13,12 +13,6 @@ import (
 	"contractbench/internal/report"
 )
 
-var boardCommand = command{
-	name:    "board",
-	summary: "rank the stored reports of several runs on one self-contained page",
-	run:     runBoard,
-}
-
 const boardHelp = `
 Reads the JSON reports of runs (also ones written by an earlier version),
 or their bundles (contractbench bundle: a .tar.gz, .tgz or .zip, verified

@@ -11,12 +11,6 @@ import (
 	"contractbench/internal/report"
 )
 
-var bundleCommand = command{
-	name:    "bundle",
-	summary: "pack a run into one archive that anyone can verify offline",
-	run:     runBundle,
-}
-
 const bundleHelp = `
 Packs the run of REPORT.json into one archive (.tar.gz, .tgz or .zip, by the
 name given to -o): the JSON, Markdown and HTML reports, every final

@@ -282,7 +282,7 @@ func onlyFile(t *testing.T, dir, suffix string) string {
 // readOnlyReport reads the one JSON report in dir.
 func readOnlyReport(t *testing.T, dir string) *report.Run {
 	t.Helper()
-	r, err := loadReport(onlyFile(t, dir, ".json"))
+	r, err := readRunReport(onlyFile(t, dir, ".json"), true)
 	if err != nil {
 		t.Fatal(err)
 	}

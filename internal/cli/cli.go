@@ -16,25 +16,26 @@ type command struct {
 	run func(st *State, args []string) error
 }
 
-// commands is the list `contractbench --help` shows, in that order.
+// commands is the list `contractbench --help` shows, in that order, each
+// with its one-line summary.
 func commands() []command {
 	return []command{
-		runCommand,
-		recordCommand,
-		compareCommand,
-		mergeCommand,
-		showCommand,
-		diffCommand,
-		boardCommand,
-		bundleCommand,
-		verifyCommand,
-		judgeCommand,
-		regradeCommand,
-		validateCommand,
-		generateCommand,
-		webCommand,
-		mcpCommand,
-		snapshotCommand,
+		{"run", "run the suite's tasks with an agent and judge them by contract", runRun},
+		{"record", "run tasks and record their tool calls as replayable transcripts", runRecord},
+		{"compare", "run the suite against several MCP tool servers and compare them", runCompare},
+		{"merge", "combine the reports of shards or partial runs into one", runMerge},
+		{"show", "render a run's JSON report as its self-contained HTML page", runShow},
+		{"diff", "compare stored reports over the tasks they share, with paired tests", runDiff},
+		{"board", "rank the stored reports of several runs on one self-contained page", runBoard},
+		{"bundle", "pack a run into one archive that anyone can verify offline", runBundle},
+		{"verify", "check a run bundle's digests and re-grade it offline", runVerify},
+		{"judge", "grade a task's contract on a browser your own agent drives", runJudge},
+		{"regrade", "re-grade a stored report against the suite's current contracts, offline", runRegrade},
+		{"validate", "check task specs, contracts, transcripts and fixture archives", runValidate},
+		{"generate", "draw new instances of the task templates into a suite folder", runGenerate},
+		{"web", "serve the hermetic fixture web, or check it against the suite", runWeb},
+		{"mcp", "run the built-in MCP browser tool server over stdio or HTTP", runMCP},
+		{"snapshot", "print a page as a tool server shows it, with the targets references can name", runSnapshot},
 	}
 }
 
@@ -62,15 +63,14 @@ Run "contractbench <command> --help" for a command's flags.
 // the process exit code.
 func Main(args []string, st *State) int {
 	err := dispatch(st, args)
-	if err != nil && !errors.Is(err, flag.ErrHelp) {
-		var f *failedError
-		var i *interruptedError
-		if (!errors.As(err, &f) || f.msg != "") && !errors.As(err, &i) {
-			fmt.Fprintf(st.Stderr, "contractbench: %v\n", err)
-		}
-	}
 	if errors.Is(err, flag.ErrHelp) {
 		return exitOK
+	}
+	// A failed check or an interruption has said what it needed to.
+	var f *failedError
+	var i *interruptedError
+	if err != nil && (!errors.As(err, &f) || f.msg != "") && !errors.As(err, &i) {
+		fmt.Fprintf(st.Stderr, "contractbench: %v\n", err)
 	}
 	return exitCode(err)
 }
@@ -137,6 +137,18 @@ func parse(fs *flag.FlagSet, args []string) error {
 	default:
 		return usagef("%s: %v (run contractbench %s --help)", fs.Name(), err, fs.Name())
 	}
+}
+
+// parseNoArgs parses args into fs for a command that takes no positional
+// argument.
+func parseNoArgs(fs *flag.FlagSet, args []string) error {
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("%s: unexpected argument %q", fs.Name(), fs.Arg(0))
+	}
+	return nil
 }
 
 // parseArgs parses flags that may come before, between or after the

@@ -2,8 +2,10 @@ package cli
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"contractbench/internal/compare"
@@ -12,12 +14,6 @@ import (
 	"contractbench/internal/report"
 	"contractbench/internal/runner"
 )
-
-var compareCommand = command{
-	name:    "compare",
-	summary: "run the suite against several MCP tool servers and compare them",
-	run:     runCompare,
-}
 
 const compareHelp = `
 Runs the same tasks, judged the same way, against each named MCP tool
@@ -58,11 +54,8 @@ func runCompare(st *State, args []string) error {
 	fs.Float64Var(&f.maxTotalUSD, "max-total-usd", 0, "over every server: "+maxTotalUsage)
 	out := fs.String("out", "", "report folder (default <suite>/reports)")
 	fs.StringVar(&f.trace, "trace", "auto", traceUsage)
-	if err := parse(fs, args); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usagef("compare: unexpected argument %q", fs.Arg(0))
 	}
 	if err := f.resolve(fs); err != nil {
 		return err
@@ -90,10 +83,7 @@ func runCompare(st *State, args []string) error {
 		}
 		plans, pageTools = append(plans, plan), append(pageTools, tools)
 	}
-	dir := *out
-	if dir == "" {
-		dir = ls.ReportsDir()
-	}
+	dir := cmp.Or(*out, ls.ReportsDir())
 	if err := report.CheckDir(dir); err != nil {
 		return usagef("--out: %v", err)
 	}
@@ -185,10 +175,8 @@ func writeComparison(st *State, dir, base string, rows []compare.ServerRow, runs
 	}
 	st.Stdout.Write(table.Bytes())
 	fmt.Fprintf(st.Stdout, "\ncomparison: %s, %s\n", path, htmlPath)
-	for _, r := range rows {
-		if r.Passed < r.Total {
-			return failed("")
-		}
+	if slices.ContainsFunc(rows, func(r compare.ServerRow) bool { return r.Passed < r.Total }) {
+		return failed("")
 	}
 	return nil
 }

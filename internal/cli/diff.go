@@ -11,12 +11,6 @@ import (
 	"contractbench/internal/stats"
 )
 
-var diffCommand = command{
-	name:    "diff",
-	summary: "compare stored reports over the tasks they share, with paired tests",
-	run:     runDiff,
-}
-
 const diffHelp = `
 Compares stored JSON reports over the tasks they share. With two reports,
 A (the first, the baseline) and B: the tasks by outcome pair (both passed,

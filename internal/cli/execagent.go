@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"io"
 	"sync"
 
@@ -43,8 +44,5 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 // execModel is the model named in an outside agent's transcripts: what
 // --model says, since the harness cannot see what the agent runs.
 func execModel(model string) string {
-	if model == "" {
-		return "unnamed"
-	}
-	return model
+	return cmp.Or(model, "unnamed")
 }

@@ -2,17 +2,12 @@ package cli
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"contractbench/internal/generate"
 	"contractbench/internal/generate/templates"
 )
-
-var generateCommand = command{
-	name:    "generate",
-	summary: "draw new instances of the task templates into a suite folder",
-	run:     runGenerate,
-}
 
 const generateHelp = `
 Draws instances of the task templates over the sandbox's five applications
@@ -50,18 +45,16 @@ func runGenerate(st *State, args []string) error {
 	count := fs.Int("count", 0, "instances in all (default: 8 per template)")
 	prefix := fs.String("template", "", "draw only from templates whose id starts with this")
 	from := fs.String("from", sandboxSuite, "the suite whose web and uploads folders the new suite links to")
-	if err := parse(fs, args); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usagef("generate: unexpected argument %q", fs.Arg(0))
 	}
 	if *out == "" {
 		return usagef("generate: --out DIR is required")
 	}
 	all := templates.All()
+	matching := generate.Matching(all, *prefix)
 	if *count == 0 {
-		*count = 8 * generate.Matching(all, *prefix)
+		*count = 8 * matching
 	}
 	drawn, err := generate.Draw(all, *seed, *count, *prefix)
 	if err != nil {
@@ -73,18 +66,15 @@ func runGenerate(st *State, args []string) error {
 		return usagef("generate: %v", err)
 	}
 	controls := 0
-	for _, d := range drawn {
-		controls += len(d.Controls)
-	}
 	var used []string
 	for _, d := range drawn {
-		if len(used) == 0 || used[len(used)-1] != d.Template.ID {
-			used = append(used, d.Template.ID)
-		}
+		controls += len(d.Controls)
+		used = append(used, d.Template.ID)
 	}
+	used = slices.Compact(used) // a template's instances are drawn together
 	fmt.Fprintf(st.Stdout, "wrote %s: %d tasks from %d templates, %d controls (seed %d)\n", *out, len(drawn), len(used), controls, *seed)
-	if n := generate.Matching(all, *prefix); len(used) < n {
-		fmt.Fprintf(st.Stdout, "sampled %d of the %d templates by the seed, evenly over the applications: %s\n", len(used), n, strings.Join(used, ", "))
+	if len(used) < matching {
+		fmt.Fprintf(st.Stdout, "sampled %d of the %d templates by the seed, evenly over the applications: %s\n", len(used), matching, strings.Join(used, ", "))
 	}
 	return nil
 }

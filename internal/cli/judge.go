@@ -9,12 +9,6 @@ import (
 	"contractbench/internal/report"
 )
 
-var judgeCommand = command{
-	name:    "judge",
-	summary: "grade a task's contract on a browser your own agent drives",
-	run:     runJudge,
-}
-
 const judgeHelp = `
 Bring your own agent: attaches the judge to a running Chromium (started with
 --remote-debugging-port), waits while your agent does the task in it, then

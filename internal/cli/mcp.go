@@ -14,12 +14,6 @@ import (
 	"contractbench/internal/toolserver"
 )
 
-var mcpCommand = command{
-	name:    "mcp",
-	summary: "run the built-in MCP browser tool server over stdio or HTTP",
-	run:     runMCP,
-}
-
 const mcpHelp = `
 Runs the built-in browser tool server, speaking MCP over stdin and stdout,
 for any MCP client. With --cdp it drives a browser that is already running
@@ -48,11 +42,8 @@ func runMCP(st *State, args []string) error {
 	suiteDir := fs.String("suite", defaultSuite, "suite whose web/ archive --web replay serves")
 	httpAddr := fs.String("http", "", "serve MCP streamable HTTP at http://ADDR/mcp (a loopback address) instead of stdio")
 	uploads := fs.String("uploads", "", "folder whose files upload_file may choose, by name (none when empty)")
-	if err := parse(fs, args); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usagef("mcp: unexpected argument %q", fs.Arg(0))
 	}
 	var ln net.Listener
 	if *httpAddr != "" {

@@ -1,18 +1,13 @@
 package cli
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
 
 	"contractbench/internal/report"
 )
-
-var mergeCommand = command{
-	name:    "merge",
-	summary: "combine the reports of shards or partial runs into one",
-	run:     runMerge,
-}
 
 const mergeHelp = `
 Combines the JSON reports of parts of one selection (the shards of
@@ -38,7 +33,7 @@ func runMerge(st *State, args []string) error {
 	}
 	var runs []*report.Run
 	for _, path := range fs.Args() {
-		r, err := loadReport(path)
+		r, err := readRunReport(path, true)
 		if err != nil {
 			return err
 		}
@@ -58,17 +53,7 @@ func runMerge(st *State, args []string) error {
 
 // mergedName is the base name of a merged report.
 func mergedName(r *report.Run) string {
-	name := r.GitSHA
-	if name == "" {
-		name = "report"
-	}
-	return name + "-merged"
-}
-
-// loadReport reads a report JSON, with the screenshots and thumbnails
-// beside it, naming the file in any error.
-func loadReport(path string) (*report.Run, error) {
-	return readRunReport(path, true)
+	return cmp.Or(r.GitSHA, "report") + "-merged"
 }
 
 // readRunReport reads a report JSON by report.ReadJSON (which upgrades

@@ -330,7 +330,7 @@ func setSelection(spec *runner.Spec, f *runFlags) error {
 	}
 	if f.resume != "" {
 		var err error
-		if spec.Resume, err = loadReport(f.resume); err != nil {
+		if spec.Resume, err = readRunReport(f.resume, true); err != nil {
 			return err
 		}
 	}
@@ -497,10 +497,7 @@ func paidAgent(st *State, f *runFlags, prices *llm.Prices) (runner.ProviderFunc,
 	anthropic := llm.AnthropicOptions{APIKey: key, BaseURL: st.Getenv("ANTHROPIC_BASE_URL"), Model: f.model}
 	newProvider := func() (llm.Provider, error) { return llm.NewAnthropic(anthropic) }
 	if f.agent == llm.NameOpenAI {
-		opts := llm.OpenAIOptions{APIKey: key, BaseURL: f.baseURL, Model: f.model}
-		if opts.BaseURL == "" {
-			opts.BaseURL = st.Getenv("OPENAI_BASE_URL")
-		}
+		opts := llm.OpenAIOptions{APIKey: key, BaseURL: cmp.Or(f.baseURL, st.Getenv("OPENAI_BASE_URL")), Model: f.model}
 		newProvider = func() (llm.Provider, error) { return llm.NewOpenAI(opts) }
 	}
 	// One is built now so a bad key, URL or unpriced model stops the run

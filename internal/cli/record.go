@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"fmt"
 	"path/filepath"
 	"sync"
@@ -12,12 +13,6 @@ import (
 	"contractbench/internal/suite"
 	"contractbench/internal/transcript"
 )
-
-var recordCommand = command{
-	name:    "record",
-	summary: "run tasks and record their tool calls as replayable transcripts",
-	run:     runRecord,
-}
 
 const recordHelp = `
 Runs tasks like "run" and writes each one's tool calls as a transcript,
@@ -42,11 +37,8 @@ func runRecord(st *State, args []string) error {
 	out := fs.String("out", "", "transcript folder (default <suite>/transcripts/<server>)")
 	keep := fs.Bool("keep-failing", false, "also write transcripts of finished tasks whose contract failed (never over an existing transcript without --overwrite)")
 	overwrite := fs.Bool("overwrite", false, "with --keep-failing: write a failing transcript over an existing one")
-	if err := parse(fs, args); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usagef("record: unexpected argument %q", fs.Arg(0))
 	}
 	if err := f.resolve(fs); err != nil {
 		return err
@@ -58,10 +50,7 @@ func runRecord(st *State, args []string) error {
 	if err != nil {
 		return err
 	}
-	dir := *out
-	if dir == "" {
-		dir = filepath.Join(ls.Dir, "transcripts", f.server)
-	}
+	dir := cmp.Or(*out, filepath.Join(ls.Dir, "transcripts", f.server))
 	header := func(t *suite.Task, p llm.Provider) transcript.Header {
 		digest, _ := inputs.TaskDigest(t) // the task loaded, so it has a canonical form
 		h := transcript.Header{Task: t.ID, TaskDigest: digest, Server: f.server, Created: st.Now().UTC().Truncate(1e9)}

@@ -17,12 +17,6 @@ import (
 	"contractbench/internal/suite"
 )
 
-var regradeCommand = command{
-	name:    "regrade",
-	summary: "re-grade a stored report against the suite's current contracts, offline",
-	run:     runRegrade,
-}
-
 const regradeHelp = `
 Re-grades a run offline: every result's stored Observation (the final state
 the judge captured) is evaluated with contract.Evaluate against the task's

@@ -7,7 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"time"
+	"sync"
 
 	"contractbench/internal/report"
 	"contractbench/internal/runner"
@@ -26,10 +26,10 @@ func execute(st *State, plan *runner.Plan, h runner.Hooks) *report.Run {
 		ctx, stop = st.Context()
 	}
 	defer stop()
-	p := newProgress(st, plan.Pending())
+	p := &progress{st: st, total: plan.Pending()}
 	h.Progress = p.event
 	run := runner.Run(ctx, plan, h)
-	p.finish()
+	p.clear() // no event comes after Run returns
 	if run.Incomplete && ctx.Err() != nil {
 		fmt.Fprintln(st.Stderr, "interrupted: the report is marked incomplete")
 	}
@@ -111,53 +111,36 @@ func gitSHA(st *State, dir string) string {
 	return sha
 }
 
-// progress shows where a run is.
+// progress shows where a run is on stderr: a line for each attempt done
+// and, on a terminal, a live line for the tool call under way.
 type progress struct {
 	st    *State
 	total int
-	done  int
-	start time.Time
-	live  bool
-	ch    chan runner.Event
-	quit  chan struct{}
+
+	mu   sync.Mutex // the parallel tasks' events, one at a time
+	done int
 }
 
-func newProgress(st *State, total int) *progress {
-	p := &progress{st: st, total: total, start: st.Now(), live: st.IsTerminal,
-		ch: make(chan runner.Event, 64), quit: make(chan struct{})}
-	go p.loop()
-	return p
-}
-
-func (p *progress) event(e runner.Event) { p.ch <- e }
-
-func (p *progress) finish() {
-	close(p.ch)
-	<-p.quit
-}
-
-// loop serializes events from parallel tasks onto stderr.
-func (p *progress) loop() {
-	defer close(p.quit)
-	for e := range p.ch {
-		switch e.Step {
-		case "done":
-			p.done++
+func (p *progress) event(e runner.Event) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch e.Step {
+	case "done":
+		p.done++
+		p.clear()
+		r := e.Result
+		fmt.Fprintf(p.st.Stderr, "[%d/%d] %s: %s (%d ms, %d tool calls)\n", p.done, p.total, e.Task, r.Outcome, r.DurationMS, r.ToolCalls)
+	case "call":
+		if p.st.IsTerminal {
 			p.clear()
-			r := e.Result
-			fmt.Fprintf(p.st.Stderr, "[%d/%d] %s: %s (%d ms, %d tool calls)\n", p.done, p.total, e.Task, r.Outcome, r.DurationMS, r.ToolCalls)
-		case "call":
-			if p.live {
-				p.clear()
-				fmt.Fprintf(p.st.Stderr, "[%d/%d] %s: step %d %s (%.1fs)", p.done, p.total, e.Task, e.Seq, e.Tool, e.Elapsed.Seconds())
-			}
+			fmt.Fprintf(p.st.Stderr, "[%d/%d] %s: step %d %s (%.1fs)", p.done, p.total, e.Task, e.Seq, e.Tool, e.Elapsed.Seconds())
 		}
 	}
-	p.clear()
 }
 
+// clear erases the live line.
 func (p *progress) clear() {
-	if p.live {
+	if p.st.IsTerminal {
 		fmt.Fprint(p.st.Stderr, "\r\033[K")
 	}
 }

@@ -1,15 +1,11 @@
 package cli
 
 import (
+	"cmp"
+
 	"contractbench/internal/report"
 	"contractbench/internal/runner"
 )
-
-var runCommand = command{
-	name:    "run",
-	summary: "run the suite's tasks with an agent and judge them by contract",
-	run:     runRun,
-}
 
 const runHelp = `
 Runs tasks of a suite: for each task a fresh browser context (or with
@@ -105,10 +101,7 @@ const traceUsage = "thumbnails of the page after each tool call, taken by the ju
 func runRun(st *State, args []string) error {
 	fs := newFlags(st, "contractbench run [flags]", runHelp)
 	var f runFlags
-	defaultAgent := st.Getenv("CONTRACTBENCH_AGENT")
-	if defaultAgent == "" {
-		defaultAgent = "replay"
-	}
+	defaultAgent := cmp.Or(st.Getenv("CONTRACTBENCH_AGENT"), "replay")
 	f.register(fs, defaultAgent, "replay (alias mock), reference, anthropic (alias claude), openai, exec (your own, --agent-cmd), or a null agent: noop or random; env CONTRACTBENCH_AGENT")
 	fs.Float64Var(&f.maxTotalUSD, "max-total-usd", 0, maxTotalUsage)
 	fs.Uint64Var(&f.seed, "seed", defaultSeed, "seed of --agent random: the same seed plays the same actions on the same page")
@@ -125,11 +118,8 @@ func runRun(st *State, args []string) error {
 	fs.StringVar(&f.pace, "pace", "", "with --agent replay: wait before each model turn as a model would: recorded (the think times the transcripts recorded; refused for transcripts without them) or a duration (3s); the waits are the agent's time")
 	fs.DurationVar(&f.paceJitter, "pace-jitter", 0, "with --pace: add to each wait a uniform offset within ± this duration, drawn from --seed, the task and the attempt")
 	fs.IntVar(&f.browsers, "browsers", 0, "with --isolate context: the number of browsers the -j workers share, each task still in a browser context of its own (default: one per worker); under --isolate process every task has a Chromium of its own")
-	if err := parse(fs, args); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usagef("run: unexpected argument %q", fs.Arg(0))
 	}
 	if err := f.resolve(fs); err != nil {
 		return err
@@ -146,10 +136,7 @@ func runRun(st *State, args []string) error {
 			return usagef("--gate: the suite has no %s", ls.BaselineFile())
 		}
 	}
-	dir := *out
-	if dir == "" {
-		dir = ls.ReportsDir()
-	}
+	dir := cmp.Or(*out, ls.ReportsDir())
 	// A report that cannot be written would lose the whole run (with a
 	// paid agent, real money): find out before the first task.
 	if err := report.CheckDir(dir); err != nil {

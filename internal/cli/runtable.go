@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"contractbench/internal/report"
@@ -47,11 +48,7 @@ func newRunRow(dir string, run *report.Run, v report.Verdicts, gated bool, paths
 			row.gate = "FAILED"
 		}
 	}
-	for _, p := range []string{paths.Markdown, paths.JSON, paths.HTML} {
-		if p != "" {
-			row.files = append(row.files, p)
-		}
-	}
+	row.files = slices.DeleteFunc([]string{paths.Markdown, paths.JSON, paths.HTML}, func(p string) bool { return p == "" })
 	return row
 }
 

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -13,12 +14,6 @@ import (
 
 	"contractbench/internal/report"
 )
-
-var showCommand = command{
-	name:    "show",
-	summary: "render a run's JSON report as its self-contained HTML page",
-	run:     runShow,
-}
 
 const showHelp = `
 Renders the HTML report of a run from its JSON report, also one written by
@@ -52,7 +47,7 @@ func runShow(st *State, args []string) error {
 		}
 	}
 	path := fs.Arg(0)
-	run, err := loadReport(path)
+	run, err := readRunReport(path, true)
 	if err != nil {
 		return err
 	}
@@ -63,10 +58,7 @@ func runShow(st *State, args []string) error {
 	if *serve {
 		return serveHTML(st, *addr, page.Bytes())
 	}
-	dest := *out
-	if dest == "" {
-		dest = strings.TrimSuffix(path, filepath.Ext(path)) + ".html"
-	}
+	dest := cmp.Or(*out, strings.TrimSuffix(path, filepath.Ext(path))+".html")
 	written, err := report.WriteFile(filepath.Dir(dest), filepath.Base(dest), page.Bytes())
 	if err != nil {
 		return fmt.Errorf("show: %w", err)

@@ -14,12 +14,6 @@ import (
 	"contractbench/internal/servers"
 )
 
-var snapshotCommand = command{
-	name:    "snapshot",
-	summary: "print a page as a tool server shows it, with the targets references can name",
-	run:     runSnapshot,
-}
-
 const snapshotHelp = `
 Opens URL in a fresh headless Chromium, over the suite's fixture web by
 default, through a tool server (the built-in one unless --server says

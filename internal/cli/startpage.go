@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"maps"
@@ -9,7 +8,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 
 	"contractbench/internal/nullagent"
@@ -49,11 +47,7 @@ func newTasks(paths []string) map[string][]string {
 		if filepath.Base(dir) != "tasks" || !slices.Contains([]string{".yaml", ".yml"}, filepath.Ext(p)) {
 			continue
 		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			continue
-		}
-		t, err := suite.ParseTask(p, data)
+		t, err := suite.LoadTask(p)
 		if err != nil {
 			continue
 		}
@@ -96,22 +90,10 @@ func checkStartPages(st *State, w io.Writer, tasks map[string][]string) problem.
 // playNoop runs the null agent noop on tasks ids of the suite at dir,
 // quietly, and returns the run and the suite.
 func playNoop(st *State, dir string, ids []string) (*report.Run, *suite.Suite, error) {
-	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	f := runFlags{repeat: 1}
-	f.register(fs, nullagent.NameNoop, "")
 	// As many at once as the machine has processors: each task is a
 	// start page and a judgement, no agent.
-	args := []string{"--suite", dir, "-j", strconv.Itoa(max(1, min(len(ids), runtime.NumCPU())))}
-	for _, id := range ids {
-		args = append(args, "--task", id)
-	}
-	if err := fs.Parse(args); err != nil {
-		return nil, nil, err
-	}
-	if err := f.resolve(fs); err != nil {
-		return nil, nil, err
-	}
+	f := runFlags{suiteDir: dir, tasks: ids, agent: nullagent.NameNoop, server: "builtin",
+		web: string(runner.WebReplay), parallel: max(1, min(len(ids), runtime.NumCPU())), repeat: 1}
 	quiet := *st
 	quiet.Stderr = io.Discard
 	ls, plan, err := planRun(&quiet, &f)

@@ -8,12 +8,6 @@ import (
 	"contractbench/internal/problem"
 )
 
-var validateCommand = command{
-	name:    "validate",
-	summary: "check task specs, contracts, transcripts and fixture archives",
-	run:     runValidate,
-}
-
 const validateHelp = `
 Validates input files and prints every problem with its location
 (file:line: path: message). With no PATH it validates the whole

@@ -6,12 +6,6 @@ import (
 	"contractbench/internal/report"
 )
 
-var verifyCommand = command{
-	name:    "verify",
-	summary: "check a run bundle's digests and re-grade it offline",
-	run:     runVerify,
-}
-
 const verifyHelp = `
 Checks a bundle written by contractbench bundle, offline: every file is
 the one its manifest lists (SHA-256 and size) and nothing else is in the

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"runtime/debug"
-	"strings"
 	"time"
 )
 
@@ -50,5 +49,5 @@ func buildVersion() string {
 	if dirty {
 		v += "+dirty"
 	}
-	return strings.TrimSpace(v)
+	return v
 }

@@ -1,18 +1,13 @@
 package cli
 
 import (
+	"cmp"
 	"fmt"
 	"path/filepath"
 	"strings"
 
 	"contractbench/internal/webreplay"
 )
-
-var webCommand = command{
-	name:    "web",
-	summary: "serve the hermetic fixture web, or check it against the suite",
-	run:     runWeb,
-}
 
 const webHelp = `
 Subcommands:
@@ -64,10 +59,7 @@ func runWebServe(st *State, args []string) error {
 	if fs.NArg() > 0 {
 		return usagef("web serve: unexpected argument %q", fs.Arg(0))
 	}
-	dir := *archiveDir
-	if dir == "" {
-		dir = filepath.Join(*suiteDir, "web")
-	}
+	dir := cmp.Or(*archiveDir, filepath.Join(*suiteDir, "web"))
 	archive, err := webreplay.Open(dir)
 	if err != nil {
 		return asUsage(err)

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"fmt"
 	"path/filepath"
 
@@ -11,10 +12,7 @@ import (
 // --record-to is not given: beside the suite's hand-made web/, never over
 // it, so a capture is reviewed before it replaces the replicas.
 func recordedArchiveDir(suiteDir, recordTo string) string {
-	if recordTo != "" {
-		return recordTo
-	}
-	return filepath.Join(suiteDir, "web-recorded")
+	return cmp.Or(recordTo, filepath.Join(suiteDir, "web-recorded"))
 }
 
 // saveRecording writes what rec, a --web record run's recorder, captured,

@@ -102,29 +102,24 @@ func writeSuite(tmp, dir string, drawn []Drawn, m Manifest, src Source) error {
 		// A control and an alternate are both named after their instance;
 		// one name for two episodes would make one id mean two tasks.
 		names := map[string]bool{}
-		variant := func(name string) (string, error) {
+		variant := func(kind, name string, ref []suite.Step) (string, error) {
 			if names[name] {
 				return "", fmt.Errorf("template %s: %s has two controls or alternates named %q", d.Template.ID, d.ID, name)
 			}
 			names[name] = true
-			return d.ID + "--" + name, nil
+			id := d.ID + "--" + name
+			return id, writeTask(filepath.Join(tmp, kind+"s", "tasks"), d, id, ref, append(d.Tags(), kind))
 		}
 		for _, c := range d.Controls {
-			id, err := variant(c.Name)
+			id, err := variant("control", c.Name, c.Reference)
 			if err != nil {
-				return err
-			}
-			if err := writeTask(filepath.Join(tmp, "controls", "tasks"), d, id, c.Reference, append(d.Tags(), "control")); err != nil {
 				return err
 			}
 			mi.Controls = append(mi.Controls, ManifestControl{ID: id, FailsOn: c.FailsOn})
 		}
 		for _, a := range d.Alternates {
-			id, err := variant(a.Name)
+			id, err := variant("alternate", a.Name, a.Reference)
 			if err != nil {
-				return err
-			}
-			if err := writeTask(filepath.Join(tmp, "alternates", "tasks"), d, id, a.Reference, append(d.Tags(), "alternate")); err != nil {
 				return err
 			}
 			mi.Alternates = append(mi.Alternates, ManifestAlternate{ID: id})

@@ -48,7 +48,7 @@ const randomSteps = 30
 // buttons or fields the reply shows, and clicks it, types random words
 // into it (submitting or not), presses a key (PageDown, End, Tab, Enter,
 // Escape...), goes back, or reads again; then it reads the page afresh and
-// picks again, until it has made RandomSteps calls. It never navigates to
+// picks again, until it has made randomSteps calls. It never navigates to
 // a URL of its own: it goes only where the page leads.
 //
 // Every call goes through the tool server's actions mapping (see package
@@ -60,7 +60,6 @@ type Random struct {
 	server *servers.Profile
 	seed   uint64
 	rng    *rand.Rand
-	steps  int
 	made   int
 	err    error
 
@@ -76,7 +75,7 @@ type Random struct {
 
 // NewRandom returns a random agent that plays on server with seed.
 func NewRandom(server *servers.Profile, seed uint64) *Random {
-	return &Random{server: server, seed: seed, rng: rand.New(rand.NewPCG(seed, 0)), steps: randomSteps}
+	return &Random{server: server, seed: seed, rng: rand.New(rand.NewPCG(seed, 0))}
 }
 
 func (r *Random) Name() string  { return NameRandom }
@@ -103,7 +102,7 @@ var (
 )
 
 // Next reads the result of the previous call and returns the next one, or
-// the final answer once RandomSteps calls have been made.
+// the final answer once randomSteps calls have been made.
 func (r *Random) Next(ctx context.Context, req llm.Request) (llm.Response, error) {
 	if err := ctx.Err(); err != nil {
 		return llm.Response{}, err
@@ -117,7 +116,7 @@ func (r *Random) Next(ctx context.Context, req llm.Request) (llm.Response, error
 			return llm.Response{}, r.err
 		}
 	}
-	if r.made >= r.steps {
+	if r.made >= randomSteps {
 		return llm.Response{Text: fmt.Sprintf("%s (seed %d): a null agent made %d random tool calls; no model ran", NameRandom, r.seed, r.made),
 			StopReason: "end_turn"}, nil
 	}

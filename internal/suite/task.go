@@ -287,15 +287,7 @@ func nodeJSON(n *yaml.Node) (json.RawMessage, error) {
 // style in the file do not change it; any change of meaning does.
 // Transcripts carry the digest of AgentTask, the part of it the agent
 // sees, not of the whole.
-func (t *Task) Canonical() ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(t); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(b.Bytes(), "\n"), nil
-}
+func (t *Task) Canonical() ([]byte, error) { return compactJSON(t) }
 
 // Digests returns the SHA-256 digests ("sha256:" and hex) a result's
 // provenance records of t: of its canonical spec (Canonical) and of its
@@ -334,6 +326,12 @@ func (t *Task) AgentTask() ([]byte, error) {
 		StartURL    string   `json:"start_url,omitempty"`
 		AllowUnsafe []string `json:"allow_unsafe,omitempty"`
 	}{t.ID, t.Instruction, t.StartURL, t.AllowUnsafe}
+	return compactJSON(v)
+}
+
+// compactJSON is v as compact JSON, in the field order of its type, with
+// <, > and & as they are.
+func compactJSON(v any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
