@@ -13,7 +13,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"contractbench/internal/browser"
 	"contractbench/internal/contract"
@@ -97,7 +96,7 @@ func startReplayWeb(t *testing.T, a *webreplay.Archive) *replayWeb {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(w.launchDir) })
-	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	ctx, cancel := bounded(t)
 	defer cancel()
 	b, err := browser.Launch(ctx, browser.Options{
 		NoSandbox: os.Geteuid() == 0,
@@ -150,7 +149,7 @@ func (w *replayWeb) agentTab(t *testing.T) context.Context {
 // judgeOf attaches a judge to the browser whose DevTools endpoint is url.
 func judgeOf(t *testing.T, url string, opts Options) *Judge {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	ctx, cancel := bounded(t)
 	defer cancel()
 	j, err := Attach(ctx, url, opts)
 	if err != nil {

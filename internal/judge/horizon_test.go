@@ -31,9 +31,9 @@ func gradeWith(t *testing.T, opts Options, url, contractYAML string, act func(ta
 	if act != nil {
 		act(tab)
 	}
-	// Generous: the bounds under test are the judge's own, and a loaded
-	// machine must not fail the test.
-	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	// The bounds under test are the judge's own; a loaded machine must not
+	// fail the test.
+	ctx, cancel := bounded(t)
 	defer cancel()
 	v, obs, err := j.Grade(ctx, pc, nil)
 	if err != nil {

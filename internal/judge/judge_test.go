@@ -72,7 +72,7 @@ func navigate(t *testing.T, tab context.Context, url string) {
 // attach attaches a judge to shared, confined to taskContext.
 func attach(t *testing.T, opts Options) *Judge {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	ctx, cancel := bounded(t)
 	defer cancel()
 	j, err := Attach(ctx, shared.URL(), confined(opts))
 	if err != nil {
@@ -93,7 +93,7 @@ func observe(t *testing.T, j *Judge, selectors ...string) contract.Observation {
 
 func observeWant(t *testing.T, j *Judge, want Want) contract.Observation {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	ctx, cancel := bounded(t)
 	defer cancel()
 	obs, err := j.Observe(ctx, want)
 	if err != nil {
@@ -385,7 +385,7 @@ func TestSelectorsAndScreenshot(t *testing.T) {
 		t.Errorf("PHash = %q, want it left to the runner", obs.Screenshot.PHash)
 	}
 
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	ctx, cancel := bounded(t)
 	defer cancel()
 	_, err = j.Observe(ctx, wantOf("li", "p:nonsense"))
 	if err == nil || !strings.Contains(err.Error(), `"p:nonsense" is not valid CSS`) {
@@ -441,7 +441,7 @@ func TestJudgeNeitherCreatesNorClosesTabs(t *testing.T) {
 		return ids
 	}
 	before := pages()
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	ctx, cancel := bounded(t)
 	defer cancel()
 	j, err := Attach(ctx, shared.URL(), Options{})
 	if err != nil {

@@ -37,7 +37,7 @@ func episode(t *testing.T, url, pc string, act func(tab context.Context)) (contr
 	if act != nil {
 		act(tab)
 	}
-	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	ctx, cancel := bounded(t)
 	defer cancel()
 	v, obs, err := j.Grade(ctx, parsed, nil)
 	if err != nil {

@@ -6,7 +6,6 @@ import (
 	"image/jpeg"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
@@ -28,7 +27,7 @@ func TestThumbnail(t *testing.T) {
 	before := len(j.rec.requests)
 	j.mu.Unlock()
 
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	ctx, cancel := bounded(t)
 	defer cancel()
 	th, err := j.Thumbnail(ctx, ThumbnailOptions{})
 	if err != nil {

@@ -41,7 +41,7 @@ func gradeOn(t *testing.T, url, contractYAML string, act func(tab context.Contex
 	if act != nil {
 		act(tab)
 	}
-	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	ctx, cancel := bounded(t)
 	defer cancel()
 	v, obs, err := j.Grade(ctx, pc, nil)
 	if err != nil {
@@ -460,7 +460,7 @@ func TestStartPageRequestsAreNotTheAgents(t *testing.T) {
 	waitRecorded(t, j, "the start page's fetch", hasRequest("/api/track?q=tea", true))
 	// The agent's first tool call starts now, and reads the page only.
 	j.MarkToolCall()
-	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	ctx, cancel := bounded(t)
 	defer cancel()
 	v, _, err := j.Grade(ctx, parsed, nil)
 	if err != nil {
@@ -534,7 +534,7 @@ func TestStillLoadingPageIsWaitedFor(t *testing.T) {
 	j.MarkToolCall()
 	navigate(t, tab, srv.URL+"/start")
 	waitRecorded(t, j, "the slow page's document", documentLoaded(srv.URL+"/slow-page"))
-	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	ctx, cancel := bounded(t)
 	defer cancel()
 	v, obs, err := j.Grade(ctx, pc, nil)
 	if err != nil {
