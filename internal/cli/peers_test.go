@@ -139,7 +139,7 @@ func checkServerGate(t *testing.T, dir, server string, ids []string) {
 	if t.Failed() || len(again) == 0 {
 		return
 	}
-	rep, r = runServerGate(t, dir, server, again, "1")
+	_, r = runServerGate(t, dir, server, again, "1")
 	if r.code != exitOK || lineWithPrefix(r.stdout, "gate: passed") == "" {
 		t.Fatalf("run --suite %s --server %s --gate on %q, played again: want exit 0 and the gate passed, got %s", dir, server, again, r)
 	}
