@@ -99,7 +99,9 @@ func (s *Suite) Task(id string) (*Task, bool) {
 }
 
 // Select returns the tasks named by ids in suite order, or all tasks when
-// ids is empty. An id may be given by its number prefix too (task-01).
+// ids is empty. An id may be given by its number prefix too (task-01);
+// a task's whole id names it even when it is also the prefix of others
+// (an instance and its controls named after it).
 func (s *Suite) Select(ids []string) ([]*Task, error) {
 	if len(ids) == 0 {
 		return s.Tasks, nil
@@ -107,9 +109,13 @@ func (s *Suite) Select(ids []string) ([]*Task, error) {
 	var out []*Task
 	for _, id := range ids {
 		var match []*Task
-		for _, t := range s.Tasks {
-			if t.ID == id || strings.HasPrefix(t.ID, id+"-") {
-				match = append(match, t)
+		if t, ok := s.Task(id); ok {
+			match = append(match, t)
+		} else {
+			for _, t := range s.Tasks {
+				if strings.HasPrefix(t.ID, id+"-") {
+					match = append(match, t)
+				}
 			}
 		}
 		switch len(match) {
@@ -120,7 +126,11 @@ func (s *Suite) Select(ids []string) ([]*Task, error) {
 				out = append(out, match[0])
 			}
 		default:
-			return nil, fmt.Errorf("task %q is ambiguous in %s", id, s.TasksDir())
+			var names []string
+			for _, t := range match {
+				names = append(names, t.ID)
+			}
+			return nil, fmt.Errorf("task %q is ambiguous in %s: it is the start of %s", id, s.TasksDir(), strings.Join(names, ", "))
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })

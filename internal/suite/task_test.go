@@ -180,6 +180,54 @@ func TestRealSuiteLoads(t *testing.T) {
 	}
 }
 
+// TestSelectByWholeIDOrPrefix: a task's whole id selects it even when it
+// begins other ids too (a generated instance and the controls named
+// after it); a prefix selects the one task it begins, and one that begins
+// several is refused with their names.
+func TestSelectByWholeIDOrPrefix(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	tasks := filepath.Join(dir, "tasks")
+	if err := os.MkdirAll(tasks, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"task-99-demo", "task-99-demo-then-open", "task-98-other"} {
+		body := strings.Replace(goodTask, "task-99-demo", id, 1)
+		if err := os.WriteFile(filepath.Join(tasks, id+".yaml"), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		ids  []string
+		want string
+	}{
+		{[]string{"task-99-demo"}, "task-99-demo"},
+		{[]string{"task-99-demo-then-open", "task-99-demo"}, "task-99-demo task-99-demo-then-open"},
+		{[]string{"task-98"}, "task-98-other"},
+	} {
+		sel, err := s.Select(c.ids)
+		if err != nil {
+			t.Errorf("Select(%q): %v", c.ids, err)
+			continue
+		}
+		var got []string
+		for _, t := range sel {
+			got = append(got, t.ID)
+		}
+		if strings.Join(got, " ") != c.want {
+			t.Errorf("Select(%q) = %q, want %s", c.ids, got, c.want)
+		}
+	}
+	_, err = s.Select([]string{"task-99"})
+	if err == nil || !strings.Contains(err.Error(), "is ambiguous") || !strings.Contains(err.Error(), "task-99-demo, task-99-demo-then-open") {
+		t.Errorf("Select(task-99) = %v; want it refused as ambiguous, naming both tasks", err)
+	}
+}
+
 func FuzzParseTask(f *testing.F) {
 	f.Add([]byte(goodTask))
 	f.Add([]byte("id: x\npostconditions: [{kind: or, children: []}]\n"))
