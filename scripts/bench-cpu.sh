@@ -148,8 +148,12 @@ for name in $samples; do
 		fi
 		json=$(ls "$out"/report/*.json | head -n 1)
 		if [ -n "$keep" ]; then mkdir -p "$keep" && cp "$json" "$keep/$name-$r.json"; fi
-		# The last reading of each process, summed per kind, per task.
-		awk -v n="$n" -v hz="$hz" '{ if ($3 > t[$1]) t[$1] = $3; k[$1] = $2 }
+		# The last reading of each process, summed per kind, per task. A
+		# process's kind is the last one its command line gave other than
+		# "other": a process that has ended but is not yet reaped reads
+		# an empty command line, and the browser process, the last to go,
+		# would be counted as "other" for its whole life.
+		awk -v n="$n" -v hz="$hz" '{ if ($3 > t[$1]) t[$1] = $3; if ($2 != "other" || !($1 in k)) k[$1] = $2 }
 			END { for (p in t) s[k[p]] += t[p]; for (x in s) printf "%s %.4f\n", x, s[x] / hz / n }' \
 			"$out/samples" >"$out/$name.$r.kinds"
 		seen=$(awk '{ s += $2 } END { printf "%.4f", s }' "$out/$name.$r.kinds")
