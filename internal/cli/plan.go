@@ -129,29 +129,6 @@ func (f *runFlags) recordHint(task string) string {
 	return inputs.RecordHint(f.suiteDir, f.server, f.serversFile, task)
 }
 
-// autoTraceAttempts is the largest run (tasks times attempts) that --trace
-// auto traces in full; a larger one keeps thumbnails of the results that
-// did not pass only. Past a few tasks a reader looks at failures, and the
-// report stays small (docs/benchmarks/webvoyager.md gives the cost).
-const autoTraceAttempts = 20
-
-// traceMode resolves --trace for a run of attempts task attempts.
-func traceMode(flag string, attempts int) (runner.Trace, error) {
-	if flag == "auto" {
-		flag = string(runner.TraceOn)
-		if attempts > autoTraceAttempts {
-			flag = string(runner.TraceFailed)
-		}
-	}
-	switch t := runner.Trace(flag); t {
-	case "":
-		return runner.TraceOff, nil
-	case runner.TraceOff, runner.TraceOn, runner.TraceFailed:
-		return t, nil
-	}
-	return "", usagef("unknown --trace %q: want auto, on, failed or off", flag)
-}
-
 // loadSuite loads the suite in dir for a run with the tool servers of
 // serversFile ("" for the suite's own); its problems are usage errors.
 func loadSuite(dir, serversFile string) (*inputs.Suite, error) {
@@ -200,9 +177,7 @@ func newPlan(st *State, f *runFlags, ls *inputs.Suite) (*runner.Plan, error) {
 	if spec.Prices, err = loadPrices(f.prices); err != nil {
 		return nil, err
 	}
-	if spec.Trace, err = traceMode(f.trace, len(tasks)*f.repeat); err != nil {
-		return nil, err
-	}
+	spec.Trace = runner.Trace(f.trace)
 	spec.Caps = llm.DefaultCaps()
 	if spec.Inputs, err = inputs.TaskInputs(tasks); err != nil {
 		return nil, err
@@ -292,7 +267,7 @@ var runFlag = map[runner.Field]string{
 	runner.FieldBrowserURLs: "--browser-url", runner.FieldWeb: "--web", runner.FieldPace: "--pace",
 	runner.FieldResume: "--resume", runner.FieldAgentCDP: "--agent-cdp", runner.FieldAgent: "--agent",
 	runner.FieldAgentCmd: "--agent-cmd", runner.FieldPaceJitter: "--pace-jitter", runner.FieldRecordTo: "--record-to",
-	runner.FieldMaxTotalUSD: "--max-total-usd",
+	runner.FieldMaxTotalUSD: "--max-total-usd", runner.FieldTrace: "--trace",
 }
 
 // planError is runner.NewPlan's refusal as a usage error, naming the
@@ -481,7 +456,6 @@ func paidAgent(st *State, f *runFlags, prices *llm.Prices) (runner.ProviderFunc,
 // line (blank lines and # comments skipped).
 func browserEndpoints(values []string) ([]string, error) {
 	var out []string
-	seen := map[string]bool{}
 	for _, v := range values {
 		lines, at := []string{v}, func(int) string { return fmt.Sprintf("--browser-url %q", v) }
 		if !strings.Contains(v, "://") {
@@ -500,10 +474,7 @@ func browserEndpoints(values []string) ([]string, error) {
 			if err != nil {
 				return nil, usagef("%s: %v", at(i), err)
 			}
-			if seen[u] {
-				return nil, usagef("--browser-url: %s is given twice; each worker needs a browser of its own", u)
-			}
-			seen[u], n, out = true, n+1, append(out, u)
+			n, out = n+1, append(out, u)
 		}
 		if n == 0 {
 			return nil, usagef("--browser-url %s: the file lists no endpoint", v)

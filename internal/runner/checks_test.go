@@ -45,6 +45,14 @@ func TestNewPlanChecksTheSettings(t *testing.T) {
 		field runner.Field
 		want  string
 	}{
+		{name: "an unknown trace", edit: func(s *runner.Spec) { s.Trace = "some" },
+			field: runner.FieldTrace, want: `unknown trace "some": want auto, on, failed or off`},
+		{name: "one browser twice", edit: func(s *runner.Spec) {
+			s.Parallel, s.BrowserURLs = 2, []string{"http://127.0.0.1:9222", "http://127.0.0.1:9222"}
+		}, field: runner.FieldBrowserURLs, want: "browser_urls: http://127.0.0.1:9222 is given twice; each worker needs a browser of its own"},
+		{name: "two browsers", edit: func(s *runner.Spec) {
+			s.Parallel, s.BrowserURLs = 2, []string{"http://127.0.0.1:9222", "http://127.0.0.1:9223"}
+		}},
 		{name: "a recording's folder without a recording", edit: func(s *runner.Spec) { s.RecordTo = "captured" },
 			field: runner.FieldRecordTo, want: "record_to applies only with web record"},
 		{name: "a recording's folder for a recording", edit: func(s *runner.Spec) {
@@ -132,6 +140,26 @@ func TestNewPlanChecksTheSettings(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A trace of auto keeps every result's thumbnails in a run of up to 20
+// task attempts, those of the results that did not pass in a larger one;
+// no trace is off.
+func TestNewPlanResolvesTheTrace(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		trace  runner.Trace
+		repeat int
+		want   string
+	}{
+		{runner.TraceAuto, 20, "on"}, {runner.TraceAuto, 21, "failed"}, {"", 1, "off"}, {runner.TraceOn, 21, "on"},
+	} {
+		cfg := newConfig(t, task(t, exampleTask))
+		cfg.Trace, cfg.Repeat = tt.trace, tt.repeat
+		if got := cfg.plan(t).Settings().Trace; got != tt.want {
+			t.Errorf("trace %q of %d attempts: %q, want %q", tt.trace, tt.repeat, got, tt.want)
+		}
 	}
 }
 

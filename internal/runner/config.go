@@ -45,7 +45,17 @@ const (
 	TraceOff    Trace = "off"
 	TraceOn     Trace = "on"
 	TraceFailed Trace = "failed"
+	// TraceAuto is TraceOn for a run of up to autoTraceAttempts task
+	// attempts, TraceFailed for a larger one; NewPlan resolves it.
+	TraceAuto Trace = "auto"
 )
+
+// autoTraceAttempts is the largest run (tasks times attempts) that
+// TraceAuto traces in full; a larger one keeps thumbnails of the results
+// that did not pass only. Past a few tasks a reader looks at failures,
+// and the report stays small (docs/benchmarks/webvoyager.md gives the
+// cost).
+const autoTraceAttempts = 20
 
 // ServerFunc starts the MCP tool server for one task, pointed at the
 // browser's DevTools endpoint (through the judge, Judge.ServerURL) and,
@@ -145,8 +155,9 @@ type Spec struct {
 
 	// Trace says after which tool calls the judge takes a thumbnail of the
 	// active page, and which results keep them: TraceOn (every result),
-	// TraceFailed (taken for all, kept for results that did not pass) or
-	// TraceOff (none; the zero value).
+	// TraceFailed (taken for all, kept for results that did not pass),
+	// TraceOff (none; the zero value) or TraceAuto (one of the first two,
+	// by the size of the run).
 	Trace Trace
 
 	// JudgeTimeout is how long each judge's capture may go without a
@@ -210,7 +221,7 @@ func NewPlan(spec Spec) (*Plan, error) {
 	s := &p.spec
 	s.Repeat, s.Parallel = max(s.Repeat, 1), max(s.Parallel, 1)
 	s.Processors, s.JudgeTimeout = cmp.Or(s.Processors, runtime.NumCPU()), cmp.Or(s.JudgeTimeout, judgeTimeout)
-	for _, check := range []func(*Spec) error{checkCaps, checkAgent, checkPace, checkIsolation, checkBrowsers, checkWeb} {
+	for _, check := range []func(*Spec) error{checkTrace, checkCaps, checkAgent, checkPace, checkIsolation, checkBrowsers, checkWeb} {
 		if err := check(s); err != nil {
 			return nil, err
 		}
@@ -238,11 +249,29 @@ func NewPlan(spec Spec) (*Plan, error) {
 	return p, nil
 }
 
+// checkTrace checks which results of s keep their thumbnails, and
+// resolves TraceAuto and the zero value.
+func checkTrace(s *Spec) error {
+	switch s.Trace {
+	case "":
+		s.Trace = TraceOff
+	case TraceAuto:
+		s.Trace = TraceOn
+		if len(s.Tasks)*s.Repeat > autoTraceAttempts {
+			s.Trace = TraceFailed
+		}
+	case TraceOff, TraceOn, TraceFailed:
+	default:
+		return fieldErrorf("unknown {trace} %q: want %s, %s, %s or %s", s.Trace, TraceAuto, TraceOn, TraceFailed, TraceOff)
+	}
+	return nil
+}
+
 // checkCaps checks that no task's budget asks for more than the run's
 // caps allow: a task may lower a cap, never raise it.
 func checkCaps(s *Spec) error {
 	for _, t := range s.Tasks {
-		if _, err := s.Caps.Lower(TaskCaps(t.Budget)); err != nil {
+		if _, err := s.Caps.Lower(taskCaps(t.Budget)); err != nil {
 			// Lower's error starts with "budget: " and names the cap.
 			return fieldErrorf("%s: %w", t.File, err)
 		}
@@ -361,6 +390,11 @@ func checkIsolation(s *Spec) error {
 // checkBrowsers checks how many browsers the workers of s share, and sets
 // the default: one a worker, or one an endpoint of BrowserURLs.
 func checkBrowsers(s *Spec) error {
+	for i, u := range s.BrowserURLs {
+		if slices.Contains(s.BrowserURLs[:i], u) {
+			return fieldErrorf("{browser_urls}: %s is given twice; each worker needs a browser of its own", u)
+		}
+	}
 	n := len(s.BrowserURLs)
 	switch {
 	case s.Browsers < 0:

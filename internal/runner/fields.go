@@ -27,11 +27,12 @@ const (
 	FieldPaceJitter  Field = "pace_jitter"
 	FieldRecordTo    Field = "record_to"
 	FieldMaxTotalUSD Field = "max_total_usd"
+	FieldTrace       Field = "trace"
 )
 
 // Fields lists every Field, for a command to check it names them all.
 var Fields = []Field{FieldIsolate, FieldParallel, FieldBrowsers, FieldBrowserURLs, FieldWeb, FieldPace, FieldResume, FieldAgentCDP,
-	FieldAgent, FieldAgentCmd, FieldPaceJitter, FieldRecordTo, FieldMaxTotalUSD}
+	FieldAgent, FieldAgentCmd, FieldPaceJitter, FieldRecordTo, FieldMaxTotalUSD, FieldTrace}
 
 // FieldError is a check of a Spec that failed. Its text says what is
 // wrong and names the fields it concerns where it holds {field}: Error
