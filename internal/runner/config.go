@@ -134,7 +134,7 @@ type Spec struct {
 	// Parallel.
 	Browsers int
 	// Pace, for a replayed agent, is how long it waits before each model
-	// turn; nil waits nothing, and paces no other agent.
+	// turn; nil waits nothing. No other agent can be paced.
 	Pace *Pace
 	// Processors is how many processors the run may keep busy; zero means
 	// runtime.NumCPU(). While the workers are fewer, each prepares its
@@ -387,8 +387,9 @@ func checkIsolation(s *Spec) error {
 	return nil
 }
 
-// checkBrowsers checks how many browsers the workers of s share, and sets
-// the default: one a worker, or one an endpoint of BrowserURLs.
+// checkBrowsers checks the browsers the workers of s use (no endpoint of
+// BrowserURLs twice) and how many they share, and sets the default: one
+// a worker, or one an endpoint of BrowserURLs.
 func checkBrowsers(s *Spec) error {
 	for i, u := range s.BrowserURLs {
 		if slices.Contains(s.BrowserURLs[:i], u) {
