@@ -87,18 +87,18 @@ func runCompare(st *State, args []string) error {
 	if err := report.CheckDir(dir); err != nil {
 		return usagef("--out: %v", err)
 	}
-	limit := &spendLimit{total: f.maxTotalUSD}
-	if err := worstCase(st, f.agent, plans, limit); err != nil {
+	limit, err := spendLimit(st, f.maxTotalUSD, plans)
+	if err != nil {
 		return err
 	}
 	rows, runs, err := compareRuns(st, dir, plans, pageTools, limit)
 	if err != nil {
 		return err
 	}
-	if err := writeComparison(st, dir, *base, rows, runs); err != nil && limit.stop() == nil {
+	if err := writeComparison(st, dir, *base, rows, runs); err != nil && spendStop(limit) == nil {
 		return err
 	}
-	return limit.stop()
+	return spendStop(limit)
 }
 
 // serverPlan is the plan of the compared run on server, with the tools
@@ -116,14 +116,14 @@ func serverPlan(st *State, f runFlags, ls *inputs.Suite, server string) (*runner
 // compareRuns runs each plan in turn and writes its report, and a
 // junit.xml with a testsuite for each server run so far; it returns each
 // server's row of the comparison and its run.
-func compareRuns(st *State, dir string, plans []*runner.Plan, pageTools [][]string, limit *spendLimit) ([]compare.ServerRow, []compare.ServerRun, error) {
+func compareRuns(st *State, dir string, plans []*runner.Plan, pageTools [][]string, limit *runner.SpendLimit) ([]compare.ServerRow, []compare.ServerRun, error) {
 	var rows []compare.ServerRow
 	var runs []compare.ServerRun
 	var all []*report.Run
 	for i, plan := range plans {
 		server := plan.Settings().Server
 		fmt.Fprintf(st.Stderr, "server %s:\n", server)
-		run := execute(st, plan, limit.hooks(plan))
+		run := execute(st, plan, limit.Hooks(plan))
 		paths, err := report.WriteFiles(dir, report.BaseName(run), run)
 		if err != nil {
 			return nil, nil, fmt.Errorf("write report: %w", err)
@@ -138,7 +138,7 @@ func compareRuns(st *State, dir string, plans []*runner.Plan, pageTools [][]stri
 		}
 		rows = append(rows, compare.CompareRow(server, run, pageTools[i]))
 		runs = append(runs, compare.ServerRun{Server: server, Run: run, HTMLFile: filepath.Base(paths.HTML)})
-		if limit.stop() != nil {
+		if spendStop(limit) != nil {
 			break // the servers compared so far are compared
 		}
 		if run.Incomplete {

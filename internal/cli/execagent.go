@@ -11,13 +11,10 @@ import (
 // agentExec plays the agent with an outside command (--agent-cmd).
 const agentExec = "exec"
 
-// execAgent returns the outside agent of --agent exec. The command gets
-// this process's whole environment: it is the user's own agent, and it may
-// need its own keys (docs/agents.md).
-func execAgent(st *State, f *runFlags) (*runner.ExecAgent, error) {
-	if f.agentCmd == "" {
-		return nil, usagef("--agent exec needs --agent-cmd 'COMMAND' (docs/agents.md)")
-	}
+// execAgent returns the outside agent of --agent exec, --agent-cmd and
+// --agent-cdp. The command gets this process's whole environment: it is
+// the user's own agent, and it may need its own keys (docs/agents.md).
+func execAgent(st *State, f *runFlags) *runner.ExecAgent {
 	return &runner.ExecAgent{
 		Command: f.agentCmd,
 		Env:     st.Environ(),
@@ -25,7 +22,7 @@ func execAgent(st *State, f *runFlags) (*runner.ExecAgent, error) {
 		Model:   f.model,
 		Version: buildVersion(),
 		Stderr:  &lockedWriter{w: st.Stderr},
-	}, nil
+	}
 }
 
 // lockedWriter serializes the writes of agents that run in parallel

@@ -129,29 +129,6 @@ func (f *runFlags) recordHint(task string) string {
 	return inputs.RecordHint(f.suiteDir, f.server, f.serversFile, task)
 }
 
-// autoTraceAttempts is the largest run (tasks times attempts) that --trace
-// auto traces in full; a larger one keeps thumbnails of the results that
-// did not pass only. Past a few tasks a reader looks at failures, and the
-// report stays small (docs/benchmarks/webvoyager.md gives the cost).
-const autoTraceAttempts = 20
-
-// traceMode resolves --trace for a run of attempts task attempts.
-func traceMode(flag string, attempts int) (runner.Trace, error) {
-	if flag == "auto" {
-		flag = string(runner.TraceOn)
-		if attempts > autoTraceAttempts {
-			flag = string(runner.TraceFailed)
-		}
-	}
-	switch t := runner.Trace(flag); t {
-	case "":
-		return runner.TraceOff, nil
-	case runner.TraceOff, runner.TraceOn, runner.TraceFailed:
-		return t, nil
-	}
-	return "", usagef("unknown --trace %q: want auto, on, failed or off", flag)
-}
-
 // loadSuite loads the suite in dir for a run with the tool servers of
 // serversFile ("" for the suite's own); its problems are usage errors.
 func loadSuite(dir, serversFile string) (*inputs.Suite, error) {
@@ -192,9 +169,7 @@ func newPlan(st *State, f *runFlags, ls *inputs.Suite) (*runner.Plan, error) {
 	if pkg := server.Package(); pkg != nil {
 		spec.Provenance.ServerPackage = pkg.Name + "@" + pkg.Version
 	}
-	if err := setWeb(&spec, f, ls); err != nil {
-		return nil, err
-	}
+	setWeb(&spec, f, ls)
 	spec.WebFaults = faultSwitch(st.Getenv("CONTRACTBENCH_WEB_FAULTS"))
 	if err := setBrowsers(st, &spec, f, server); err != nil {
 		return nil, err
@@ -202,12 +177,8 @@ func newPlan(st *State, f *runFlags, ls *inputs.Suite) (*runner.Plan, error) {
 	if spec.Prices, err = loadPrices(f.prices); err != nil {
 		return nil, err
 	}
-	if spec.Trace, err = traceMode(f.trace, len(tasks)*f.repeat); err != nil {
-		return nil, err
-	}
-	if spec.Caps, err = runCaps(tasks); err != nil {
-		return nil, err
-	}
+	spec.Trace = runner.Trace(f.trace)
+	spec.Caps = llm.DefaultCaps()
 	if spec.Inputs, err = inputs.TaskInputs(tasks); err != nil {
 		return nil, err
 	}
@@ -232,30 +203,20 @@ func newPlan(st *State, f *runFlags, ls *inputs.Suite) (*runner.Plan, error) {
 	return plan, nil
 }
 
-// setWeb checks --web and --record-to, refuses the network for tasks on
-// the sandbox's sites, and sets what answers the browsers: under replay
-// the suite's fixture archive, behind the sandbox's sites when it has
-// them; under record a recorder of the live web. The live web needs
-// neither.
-func setWeb(spec *runner.Spec, f *runFlags, ls *inputs.Suite) error {
-	spec.Web = runner.Web(f.web)
-	switch spec.Web {
-	case runner.WebReplay:
-		if ls.Archive == nil {
-			return usagef("--web replay: the suite has no fixture web (%s)", ls.WebDir())
-		}
+// setWeb sets what answers the browsers, as --web and --record-to say:
+// under replay the suite's fixture archive, behind the sandbox's sites
+// when it has them; under record a recorder of the live web, and where
+// what it records goes. The live web needs neither. runner.NewPlan
+// checks them against each other and the tasks.
+func setWeb(spec *runner.Spec, f *runFlags, ls *inputs.Suite) {
+	spec.Web, spec.RecordTo = runner.Web(f.web), f.recordTo
+	switch {
+	case spec.Web == runner.WebReplay && ls.Archive != nil:
 		spec.Archive, spec.Sites = ls.Archive, sandboxSites(ls.Archive)
-	case runner.WebRecord:
+	case spec.Web == runner.WebRecord:
 		spec.Recorder = webreplay.Record(webreplay.NewArchive("recorded by contractbench run --web record"),
 			&http.Client{Timeout: 60 * time.Second})
-	case runner.WebLive:
-	default:
-		return usagef("unknown --web %q: want replay, live or record", f.web)
 	}
-	if f.recordTo != "" && spec.Web != runner.WebRecord {
-		return usagef("--record-to applies only with --web record")
-	}
-	return refuseSandboxLive(spec.Web, spec.Tasks)
 }
 
 // faultSwitch returns the switch of the faults the web makes on purpose,
@@ -304,7 +265,9 @@ func setBrowsers(st *State, spec *runner.Spec, f *runFlags, server *servers.Prof
 var runFlag = map[runner.Field]string{
 	runner.FieldIsolate: "--isolate", runner.FieldParallel: "-j", runner.FieldBrowsers: "--browsers",
 	runner.FieldBrowserURLs: "--browser-url", runner.FieldWeb: "--web", runner.FieldPace: "--pace",
-	runner.FieldResume: "--resume", runner.FieldAgentCDP: "--agent-cdp",
+	runner.FieldResume: "--resume", runner.FieldAgentCDP: "--agent-cdp", runner.FieldAgent: "--agent",
+	runner.FieldAgentCmd: "--agent-cmd", runner.FieldPaceJitter: "--pace-jitter", runner.FieldRecordTo: "--record-to",
+	runner.FieldMaxTotalUSD: "--max-total-usd", runner.FieldTrace: "--trace",
 }
 
 // planError is runner.NewPlan's refusal as a usage error, naming the
@@ -355,45 +318,30 @@ func loadPrices(flags []string) (*llm.Prices, error) {
 	return prices, nil
 }
 
-// runCaps returns a run's budget caps, after checking that no task's
-// budget asks for more than they allow.
-func runCaps(tasks []*suite.Task) (llm.Caps, error) {
-	caps := llm.DefaultCaps()
-	for _, t := range tasks {
-		if _, err := caps.Lower(runner.TaskCaps(t.Budget)); err != nil {
-			// Lower's error starts with "budget: " and names the cap.
-			return llm.Caps{}, usagef("%s: %v", t.File, err)
-		}
-	}
-	return caps, nil
-}
-
 // setAgent sets what plays the agent of spec's tasks on server, as f
 // names it, and how the report names it: an outside command (--agent
 // exec), or a provider for each task (the reference solution, a replay of
 // transcripts, a null agent or a paid model). Everything that can be
 // checked before the run (keys, the paid-call opt-in, the model's price,
-// transcripts) is checked here.
+// transcripts) is checked here; runner.NewPlan checks that the agent is
+// played one way, by a provider or by the command (--agent-cmd,
+// --agent-cdp).
 func setAgent(st *State, spec *runner.Spec, f *runFlags, ls *inputs.Suite, server *servers.Profile) error {
-	if f.agent != agentExec && f.agentCmd != "" {
-		return usagef("--agent-cmd applies only with --agent exec")
-	}
-	if f.agent != agentExec && f.agentCDP {
-		return usagef("--agent-cdp applies only with --agent exec")
-	}
 	a := runner.Agent{Name: f.agent, Model: f.model}
 	var err error
 	switch f.agent {
 	case agentExec:
-		a.Exec, err = execAgent(st, f)
 	case agentReference:
 		a.Provider, err = referenceAgent(spec.Tasks, server)
 	case nullagent.NameNoop, nullagent.NameRandom:
 		a, err = nullAgent(f, server)
 	case llm.NameReplay:
-		a.Provider, err = replayAgent(f, ls, spec.Tasks, spec.Inputs)
+		a.Provider, a.Replays, err = replayAgent(f, ls, spec.Tasks, spec.Inputs)
 	default:
 		a.Provider, err = paidAgent(st, f, spec.Prices)
+	}
+	if f.agent == agentExec || f.agentCmd != "" || f.agentCDP {
+		a.Exec = execAgent(st, f)
 	}
 	spec.Agent = a
 	return err
@@ -412,10 +360,9 @@ func referenceAgent(tasks []*suite.Task, server *servers.Profile) (runner.Provid
 
 // replayAgent replays each task's transcript: the suite's, read with the
 // suite, or one of the --transcripts folder, read here. Each one's digest
-// goes into its task's inputs.
-func replayAgent(f *runFlags, ls *inputs.Suite, tasks []*suite.Task, prov map[string]report.TaskProvenance) (runner.ProviderFunc, error) {
+// goes into its task's inputs. It returns the transcripts too, by task.
+func replayAgent(f *runFlags, ls *inputs.Suite, tasks []*suite.Task, prov map[string]report.TaskProvenance) (runner.ProviderFunc, map[string]*transcript.Transcript, error) {
 	records := map[string]*transcript.Transcript{}
-	var untimed []string
 	for _, t := range tasks {
 		path := ls.TranscriptFile(f.server, t.ID)
 		if f.transcripts != "" {
@@ -424,23 +371,17 @@ func replayAgent(f *runFlags, ls *inputs.Suite, tasks []*suite.Task, prov map[st
 		tr, ok := ls.Transcripts[path]
 		if !ok {
 			if !fileExists(path) {
-				return nil, usagef("%s: no transcript for %s (record one with: %s)", path, t.ID, f.recordHint(t.ID))
+				return nil, nil, usagef("%s: no transcript for %s (record one with: %s)", path, t.ID, f.recordHint(t.ID))
 			}
 			var err error
 			if tr, err = inputs.ReadTranscript(path); err != nil {
-				return nil, asUsage(err)
+				return nil, nil, asUsage(err)
 			}
 		}
 		records[t.ID] = tr.Transcript
-		if f.pace == paceRecorded && !transcript.HasThinkTimes(tr.Transcript) {
-			untimed = append(untimed, t.ID)
-		}
 		p := prov[t.ID]
 		p.Transcript = tr.Digest
 		prov[t.ID] = p
-	}
-	if len(untimed) > 0 {
-		return nil, usagef("--pace recorded: %d of the %d transcripts record no think times (a reference solution's, an outside agent's, or a model's recorded before think times were kept): %s; pace them with --pace DURATION", len(untimed), len(tasks), strings.Join(untimed, ", "))
 	}
 	return func(t *suite.Task) (llm.Provider, error) {
 		digest, err := inputs.TaskDigest(t)
@@ -448,34 +389,30 @@ func replayAgent(f *runFlags, ls *inputs.Suite, tasks []*suite.Task, prov map[st
 			return nil, err
 		}
 		return llm.NewReplay(records[t.ID], digest), nil
-	}, nil
+	}, records, nil
 }
 
 // paceRecorded is the --pace that waits the think times transcripts
 // recorded.
 const paceRecorded = "recorded"
 
-// paceOf checks --pace and --pace-jitter and returns the pace they ask
-// for: none, the recorded think times, or a duration before each turn,
-// with a jitter drawn from --seed.
-func paceOf(f *runFlags) (runner.Pace, error) {
+// paceOf parses --pace and --pace-jitter and returns the pace they ask
+// for: none (nil), the recorded think times, or a duration before each
+// turn, with a jitter drawn from --seed; runner.NewPlan checks it.
+// --pace-jitter only modifies --pace: alone it is refused here, since
+// without --pace the run has no Pace to give it to.
+func paceOf(f *runFlags) (*runner.Pace, error) {
 	if f.pace == "" {
 		if f.paceJitter != 0 {
-			return runner.Pace{}, usagef("--pace-jitter applies only with --pace")
+			return nil, usagef("--pace-jitter applies only with --pace")
 		}
-		return runner.Pace{}, nil
+		return nil, nil
 	}
-	if f.agent != llm.NameReplay {
-		return runner.Pace{}, usagef("--pace applies only to --agent replay: every other agent answers at its own pace")
-	}
-	if f.paceJitter < 0 {
-		return runner.Pace{}, usagef("--pace-jitter %s: want a duration of zero or more", f.paceJitter)
-	}
-	p := runner.Pace{Recorded: f.pace == paceRecorded, Jitter: f.paceJitter, Seed: f.seed}
+	p := &runner.Pace{Recorded: f.pace == paceRecorded, Jitter: f.paceJitter, Seed: f.seed}
 	if !p.Recorded {
 		d, err := time.ParseDuration(f.pace)
 		if err != nil || d < 0 {
-			return runner.Pace{}, usagef("--pace %q: want recorded or a duration of zero or more (3s, 1m)", f.pace)
+			return nil, usagef("--pace %q: want recorded or a duration of zero or more (3s, 1m)", f.pace)
 		}
 		p.Fixed = d
 	}
@@ -519,7 +456,6 @@ func paidAgent(st *State, f *runFlags, prices *llm.Prices) (runner.ProviderFunc,
 // line (blank lines and # comments skipped).
 func browserEndpoints(values []string) ([]string, error) {
 	var out []string
-	seen := map[string]bool{}
 	for _, v := range values {
 		lines, at := []string{v}, func(int) string { return fmt.Sprintf("--browser-url %q", v) }
 		if !strings.Contains(v, "://") {
@@ -538,10 +474,7 @@ func browserEndpoints(values []string) ([]string, error) {
 			if err != nil {
 				return nil, usagef("%s: %v", at(i), err)
 			}
-			if seen[u] {
-				return nil, usagef("--browser-url: %s is given twice; each worker needs a browser of its own", u)
-			}
-			seen[u], n, out = true, n+1, append(out, u)
+			n, out = n+1, append(out, u)
 		}
 		if n == 0 {
 			return nil, usagef("--browser-url %s: the file lists no endpoint", v)

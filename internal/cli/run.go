@@ -145,11 +145,11 @@ func runRun(st *State, args []string) error {
 	if err := checkSummaryFile(*summary); err != nil {
 		return err
 	}
-	limit := &spendLimit{total: f.maxTotalUSD}
-	if err := worstCase(st, f.agent, []*runner.Plan{plan}, limit); err != nil {
+	limit, err := spendLimit(st, f.maxTotalUSD, []*runner.Plan{plan})
+	if err != nil {
 		return err
 	}
-	run := execute(st, plan, limit.hooks(plan))
+	run := execute(st, plan, limit.Hooks(plan))
 	if err := saveRecording(st, plan.Recorder(), recordedArchiveDir(ls.Dir, f.recordTo)); err != nil {
 		return err
 	}
@@ -157,7 +157,7 @@ func runRun(st *State, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := limit.stop(); err != nil {
+	if err := spendStop(limit); err != nil {
 		return err
 	}
 	// A failed write to stdout does not change what the run decided.

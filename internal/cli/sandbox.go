@@ -3,15 +3,12 @@ package cli
 import (
 	"context"
 	"net/http"
-	"net/url"
 	"path/filepath"
 	"slices"
 
 	"contractbench/internal/browser"
-	"contractbench/internal/runner"
 	"contractbench/internal/sandbox"
 	"contractbench/internal/servers"
-	"contractbench/internal/suite"
 	"contractbench/internal/webreplay"
 )
 
@@ -34,24 +31,6 @@ func replayHandler(archive *webreplay.Archive, replay *webreplay.Replayer) http.
 		return sites(replay)
 	}
 	return replay
-}
-
-// refuseSandboxLive refuses --web live and --web record for tasks that
-// start on a sandbox site: those sites exist only in this repository, so
-// there is nothing on the network to use or to record.
-func refuseSandboxLive(web runner.Web, tasks []*suite.Task) error {
-	if web == runner.WebReplay {
-		return nil
-	}
-	for _, t := range tasks {
-		u, err := url.Parse(t.StartURL)
-		if err != nil || !sandbox.IsHost(u.Hostname()) {
-			continue
-		}
-		return usagef("--web %s: %s starts on %s, a sandbox site that exists only in this repository (internal/sandbox), so there is nothing on the network to %s; run it with --web replay",
-			web, t.ID, u.Hostname(), map[runner.Web]string{runner.WebLive: "use", runner.WebRecord: "record"}[web])
-	}
-	return nil
 }
 
 // launchOnWeb launches a browser on the suite's web for command cmd: the

@@ -5,9 +5,11 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/url"
 	"reflect"
 	"runtime"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -16,6 +18,7 @@ import (
 	"contractbench/internal/contract"
 	"contractbench/internal/llm"
 	"contractbench/internal/report"
+	"contractbench/internal/sandbox"
 	"contractbench/internal/suite"
 	"contractbench/internal/transcript"
 	"contractbench/internal/webreplay"
@@ -42,7 +45,17 @@ const (
 	TraceOff    Trace = "off"
 	TraceOn     Trace = "on"
 	TraceFailed Trace = "failed"
+	// TraceAuto is TraceOn for a run of up to autoTraceAttempts task
+	// attempts, TraceFailed for a larger one; NewPlan resolves it.
+	TraceAuto Trace = "auto"
 )
+
+// autoTraceAttempts is the largest run (tasks times attempts) that
+// TraceAuto traces in full; a larger one keeps thumbnails of the results
+// that did not pass only. Past a few tasks a reader looks at failures,
+// and the report stays small (docs/benchmarks/webvoyager.md gives the
+// cost).
+const autoTraceAttempts = 20
 
 // ServerFunc starts the MCP tool server for one task, pointed at the
 // browser's DevTools endpoint (through the judge, Judge.ServerURL) and,
@@ -87,6 +100,10 @@ type Spec struct {
 	// Recorder collects responses for WebRecord; its handler fetches from
 	// the real upstream.
 	Recorder *webreplay.Recorder
+	// RecordTo, when set, is the folder the command writes what Recorder
+	// collected to (Plan.Recorder); it has a recording to write under
+	// WebRecord only.
+	RecordTo string
 	// Sites, when set, returns the suite's interactive sites (the
 	// sandbox) in the state every task starts from, in front of the
 	// archive's handler (fallback), which answers what they do not. It is
@@ -117,8 +134,8 @@ type Spec struct {
 	// Parallel.
 	Browsers int
 	// Pace, for a replayed agent, is how long it waits before each model
-	// turn; the zero value waits nothing.
-	Pace Pace
+	// turn; nil waits nothing. No other agent can be paced.
+	Pace *Pace
 	// Processors is how many processors the run may keep busy; zero means
 	// runtime.NumCPU(). While the workers are fewer, each prepares its
 	// next task ahead (see worker.work). At most this many tasks are set
@@ -138,8 +155,9 @@ type Spec struct {
 
 	// Trace says after which tool calls the judge takes a thumbnail of the
 	// active page, and which results keep them: TraceOn (every result),
-	// TraceFailed (taken for all, kept for results that did not pass) or
-	// TraceOff (none; the zero value).
+	// TraceFailed (taken for all, kept for results that did not pass),
+	// TraceOff (none; the zero value) or TraceAuto (one of the first two,
+	// by the size of the run).
 	Trace Trace
 
 	// JudgeTimeout is how long each judge's capture may go without a
@@ -153,10 +171,14 @@ type Spec struct {
 type Agent struct {
 	// Name and Model are what the report's settings say played.
 	Name, Model string
-	// Provider returns each task's LLM provider; Exec, when set, plays
-	// the agent with an outside command instead.
+	// Provider returns each task's LLM provider; Exec plays the agent
+	// with an outside command instead. An agent has one or the other.
 	Provider ProviderFunc
 	Exec     *ExecAgent
+	// Replays, for the replayed agent (llm.NameReplay), holds the
+	// transcript Provider replays for each task, by task ID: a Pace of
+	// the think times they recorded needs them to have recorded some.
+	Replays map[string]*transcript.Transcript
 }
 
 // Server is the MCP tool server the agent reaches the browser through.
@@ -199,14 +221,10 @@ func NewPlan(spec Spec) (*Plan, error) {
 	s := &p.spec
 	s.Repeat, s.Parallel = max(s.Repeat, 1), max(s.Parallel, 1)
 	s.Processors, s.JudgeTimeout = cmp.Or(s.Processors, runtime.NumCPU()), cmp.Or(s.JudgeTimeout, judgeTimeout)
-	if err := checkIsolation(s); err != nil {
-		return nil, err
-	}
-	if err := checkBrowsers(s); err != nil {
-		return nil, err
-	}
-	if s.Pace.On() && (s.Agent.Exec != nil || s.Pace.Fixed < 0 || s.Pace.Jitter < 0) {
-		return nil, fieldErrorf("{pace}: paces a replayed agent only, by a duration of zero or more")
+	for _, check := range []func(*Spec) error{checkTrace, checkCaps, checkAgent, checkPace, checkIsolation, checkBrowsers, checkWeb} {
+		if err := check(s); err != nil {
+			return nil, err
+		}
 	}
 	p.settings = settingsOf(s)
 	kept, err := finished(s, p.settings)
@@ -229,6 +247,111 @@ func NewPlan(spec Spec) (*Plan, error) {
 		}
 	}
 	return p, nil
+}
+
+// checkTrace checks which results of s keep their thumbnails, and
+// resolves TraceAuto and the zero value.
+func checkTrace(s *Spec) error {
+	switch s.Trace {
+	case "":
+		s.Trace = TraceOff
+	case TraceAuto:
+		s.Trace = TraceOn
+		if len(s.Tasks)*s.Repeat > autoTraceAttempts {
+			s.Trace = TraceFailed
+		}
+	case TraceOff, TraceOn, TraceFailed:
+	default:
+		return fieldErrorf("unknown {trace} %q: want %s, %s, %s or %s", s.Trace, TraceAuto, TraceOn, TraceFailed, TraceOff)
+	}
+	return nil
+}
+
+// checkCaps checks that no task's budget asks for more than the run's
+// caps allow: a task may lower a cap, never raise it.
+func checkCaps(s *Spec) error {
+	for _, t := range s.Tasks {
+		if _, err := s.Caps.Lower(taskCaps(t.Budget)); err != nil {
+			// Lower's error starts with "budget: " and names the cap.
+			return fieldErrorf("%s: %w", t.File, err)
+		}
+	}
+	return nil
+}
+
+// checkAgent checks that the agent of s is played one way: by a provider,
+// or by an outside command that s names.
+func checkAgent(s *Spec) error {
+	a := s.Agent
+	switch {
+	case a.Exec == nil:
+		return nil
+	case a.Provider != nil && a.Exec.CDP && a.Exec.Command == "":
+		return fieldErrorf("{agent_cdp} applies only with {agent} exec")
+	case a.Provider != nil:
+		return fieldErrorf("{agent_cmd} applies only with {agent} exec")
+	case a.Exec.Command == "":
+		return fieldErrorf("{agent} exec needs {agent_cmd} 'COMMAND' (docs/agents.md)")
+	}
+	return nil
+}
+
+// checkPace checks that a pace of s paces the replayed agent, by the
+// think times its transcripts recorded when it asks for those, and that
+// its jitter is no negative duration.
+func checkPace(s *Spec) error {
+	p := s.Pace
+	if p == nil {
+		return nil
+	}
+	if s.Agent.Name != llm.NameReplay {
+		return fieldErrorf("{pace} applies only to {agent} replay: every other agent answers at its own pace")
+	}
+	var untimed []string
+	for _, t := range s.Tasks {
+		if tr := s.Agent.Replays[t.ID]; p.Recorded && (tr == nil || !transcript.HasThinkTimes(tr)) {
+			untimed = append(untimed, t.ID)
+		}
+	}
+	if len(untimed) > 0 {
+		return fieldErrorf("{pace} recorded: %d of the %d transcripts record no think times (a reference solution's, an outside agent's, or a model's recorded before think times were kept): %s; pace them with {pace} DURATION", len(untimed), len(s.Tasks), strings.Join(untimed, ", "))
+	}
+	if p.Jitter < 0 {
+		return fieldErrorf("{pace_jitter} %s: want a duration of zero or more", p.Jitter)
+	}
+	return nil
+}
+
+// checkWeb checks where the pages of s come from: the fixture web under
+// WebReplay, which the suite must have; the network otherwise, where the
+// sandbox's sites are not (they exist only in this repository, so there
+// is nothing there to use or to record); and a recording's folder only
+// for a run that records.
+func checkWeb(s *Spec) error {
+	switch s.Web {
+	case WebReplay:
+		if s.Archive == nil {
+			return fieldErrorf("{web} replay: the suite has no fixture web (%s)", s.Suite.WebDir())
+		}
+	case WebLive, WebRecord:
+	default:
+		return fieldErrorf("unknown {web} %q: want replay, live or record", s.Web)
+	}
+	if s.RecordTo != "" && s.Web != WebRecord {
+		return fieldErrorf("{record_to} applies only with {web} record")
+	}
+	if s.Web == WebReplay {
+		return nil
+	}
+	for _, t := range s.Tasks {
+		u, err := url.Parse(t.StartURL)
+		if err != nil || !sandbox.IsHost(u.Hostname()) {
+			continue
+		}
+		return fieldErrorf("{web} %s: %s starts on %s, a sandbox site that exists only in this repository (internal/sandbox), so there is nothing on the network to %s; run it with {web} replay",
+			s.Web, t.ID, u.Hostname(), map[Web]string{WebLive: "use", WebRecord: "record"}[s.Web])
+	}
+	return nil
 }
 
 // checkIsolation checks how the tasks of s are kept apart, and sets the
@@ -264,9 +387,15 @@ func checkIsolation(s *Spec) error {
 	return nil
 }
 
-// checkBrowsers checks how many browsers the workers of s share, and sets
-// the default: one a worker, or one an endpoint of BrowserURLs.
+// checkBrowsers checks the browsers the workers of s use (no endpoint of
+// BrowserURLs twice) and how many they share, and sets the default: one
+// a worker, or one an endpoint of BrowserURLs.
 func checkBrowsers(s *Spec) error {
+	for i, u := range s.BrowserURLs {
+		if slices.Contains(s.BrowserURLs[:i], u) {
+			return fieldErrorf("{browser_urls}: %s is given twice; each worker needs a browser of its own", u)
+		}
+	}
 	n := len(s.BrowserURLs)
 	switch {
 	case s.Browsers < 0:
@@ -306,7 +435,9 @@ func settingsOf(s *Spec) report.Settings {
 	if s.Browsers < s.Parallel {
 		set.SharedBrowsers = s.Browsers
 	}
-	set.Pace = s.Pace.String()
+	if s.Pace != nil {
+		set.Pace = s.Pace.String()
+	}
 	if s.Web != WebLive {
 		set.WebRoute = map[Isolate]string{IsolateContext: "proxy", IsolateProcess: "flags"}[s.Isolate]
 	}

@@ -126,12 +126,12 @@ func TestTaskCaps(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			caps, err := llm.DefaultCaps().Lower(TaskCaps(tt.budget))
+			caps, err := llm.DefaultCaps().Lower(taskCaps(tt.budget))
 			if (err != nil) != tt.wantErr {
-				t.Fatalf("Lower(TaskCaps(%+v)) error = %v, want error %v", tt.budget, err, tt.wantErr)
+				t.Fatalf("Lower(taskCaps(%+v)) error = %v, want error %v", tt.budget, err, tt.wantErr)
 			}
 			if err == nil && caps != tt.want {
-				t.Errorf("Lower(TaskCaps(%+v)) = %+v, want %+v", tt.budget, caps, tt.want)
+				t.Errorf("Lower(taskCaps(%+v)) = %+v, want %+v", tt.budget, caps, tt.want)
 			}
 		})
 	}

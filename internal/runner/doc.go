@@ -11,7 +11,9 @@
 // own. A replayed agent can wait before each model turn as a model would
 // (Spec.Pace), so that a run holds tasks open as long as a model's would.
 // A run is a Plan, made and checked by NewPlan before it starts and only
-// read after.
+// read after; every check of its settings is NewPlan's, each refusal a
+// FieldError naming the Spec's fields. A SpendLimit holds one run, or
+// several one after another, to a total budget.
 //
 // A task the agent fails is a result. A browser or server that dies ends
 // that task as an error; the run goes on with the next task, in a new

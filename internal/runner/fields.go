@@ -7,9 +7,10 @@ import (
 	"strings"
 )
 
-// Field names a setting of a Spec that NewPlan's checks can find wrong.
-// The runner knows its settings, not how a command sets them: the command
-// that fills the Spec names each field its own way (FieldError.Render).
+// Field names a setting of a Spec that NewPlan's checks can find wrong,
+// or the total of a SpendLimit. The runner knows its settings, not how a
+// command sets them: the command that fills the Spec names each field its
+// own way (FieldError.Render).
 type Field string
 
 const (
@@ -21,10 +22,17 @@ const (
 	FieldPace        Field = "pace"
 	FieldResume      Field = "resume"
 	FieldAgentCDP    Field = "agent_cdp"
+	FieldAgent       Field = "agent"
+	FieldAgentCmd    Field = "agent_cmd"
+	FieldPaceJitter  Field = "pace_jitter"
+	FieldRecordTo    Field = "record_to"
+	FieldMaxTotalUSD Field = "max_total_usd"
+	FieldTrace       Field = "trace"
 )
 
 // Fields lists every Field, for a command to check it names them all.
-var Fields = []Field{FieldIsolate, FieldParallel, FieldBrowsers, FieldBrowserURLs, FieldWeb, FieldPace, FieldResume, FieldAgentCDP}
+var Fields = []Field{FieldIsolate, FieldParallel, FieldBrowsers, FieldBrowserURLs, FieldWeb, FieldPace, FieldResume, FieldAgentCDP,
+	FieldAgent, FieldAgentCmd, FieldPaceJitter, FieldRecordTo, FieldMaxTotalUSD, FieldTrace}
 
 // FieldError is a check of a Spec that failed. Its text says what is
 // wrong and names the fields it concerns where it holds {field}: Error

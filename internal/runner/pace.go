@@ -68,7 +68,7 @@ type paced struct {
 func (cfg *config) pacedProvider(p llm.Provider, task string, attempt int) *paced {
 	h := fnv.New64a()
 	h.Write([]byte(task))
-	return &paced{Provider: p, pace: cfg.Pace, rng: rand.New(rand.NewPCG(cfg.Pace.Seed^h.Sum64(), uint64(attempt))), wait: cfg.Wait}
+	return &paced{Provider: p, pace: *cfg.Pace, rng: rand.New(rand.NewPCG(cfg.Pace.Seed^h.Sum64(), uint64(attempt))), wait: cfg.Wait}
 }
 
 // next is how long turn waits.
@@ -139,7 +139,7 @@ func (r *taskRun) agentProvider(rec *transcript.Recorder) llm.Provider {
 			p = &timed{Provider: p, rec: rec, now: r.cfg.Now}
 		}
 	case llm.NameReplay:
-		if r.cfg.Pace.On() {
+		if r.cfg.Pace != nil && r.cfg.Pace.On() {
 			p = r.cfg.pacedProvider(p, r.task.ID, r.attempt)
 		}
 	}

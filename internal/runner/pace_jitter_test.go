@@ -16,7 +16,7 @@ import (
 // waitsOf returns the waits of the first turns turns of an attempt paced
 // by pace over p.
 func waitsOf(pace Pace, p llm.Provider, task string, attempt, turns int) []time.Duration {
-	cfg := &config{Spec: &Spec{Pace: pace}}
+	cfg := &config{Spec: &Spec{Pace: &pace}}
 	pp := cfg.pacedProvider(p, task, attempt)
 	var out []time.Duration
 	for turn := range turns {

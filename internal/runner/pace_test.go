@@ -2,6 +2,7 @@ package runner_test
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -69,7 +70,7 @@ func TestPacedWaitsAreTheAgentsTime(t *testing.T) {
 	const pace = time.Hour
 	cfg := newConfig(t, task(t, exampleTask))
 	cfg.Agent = runner.Agent{Name: llm.NameReplay, Provider: replayOf(t)}
-	cfg.Pace = runner.Pace{Fixed: pace}
+	cfg.Pace = &runner.Pace{Fixed: pace}
 	clock := &fakeWaits{}
 	cfg.Now, cfg.Wait = clock.now, clock.wait
 	run := runWithin(t, context.Background(), cfg)
@@ -101,7 +102,7 @@ func TestPaceStopsWithTheRun(t *testing.T) {
 	t.Parallel()
 	cfg := newConfig(t, task(t, exampleTask))
 	cfg.Agent = runner.Agent{Name: llm.NameReplay, Provider: replayOf(t)}
-	cfg.Pace = runner.Pace{Fixed: 24 * time.Hour}
+	cfg.Pace = &runner.Pace{Fixed: 24 * time.Hour}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	// The run is stopped (Ctrl-C) during the first wait.
@@ -120,9 +121,10 @@ func TestPaceStopsWithTheRun(t *testing.T) {
 // pace, which nothing here can slow down.
 func TestPaceRefusedForOutsideAgents(t *testing.T) {
 	cfg := newConfig(t, task(t, exampleTask))
-	cfg.Agent = runner.Agent{Name: "exec", Exec: &runner.ExecAgent{}}
-	cfg.Pace = runner.Pace{Fixed: time.Second}
-	if _, err := runner.NewPlan(cfg.Spec); err == nil {
-		t.Fatal("NewPlan paced an outside agent; want a refusal")
+	cfg.Agent = runner.Agent{Name: "exec", Exec: &runner.ExecAgent{Command: "true"}}
+	cfg.Pace = &runner.Pace{Fixed: time.Second}
+	var fe *runner.FieldError
+	if _, err := runner.NewPlan(cfg.Spec); !errors.As(err, &fe) || fe.Fields[0] != runner.FieldPace {
+		t.Fatalf("NewPlan = %v; want a refusal naming the pace field first", err)
 	}
 }

@@ -54,7 +54,7 @@ func TestPlanDerivesItsSettings(t *testing.T) {
 	cfg := newConfig(t, a, b)
 	cfg.Repeat, cfg.Parallel, cfg.Shard = 2, 2, &report.Shard{Index: 1, Count: 2}
 	cfg.GitSHA, cfg.Agent.Model, cfg.Trace = "abc", "m", runner.TraceFailed
-	cfg.Agent.Exec = &runner.ExecAgent{CDP: true}
+	cfg.Agent.Provider, cfg.Agent.Exec = nil, &runner.ExecAgent{Command: "true", CDP: true}
 	set := cfg.plan(t).Settings()
 	want := report.Settings{
 		Suite: webSuite.Dir, Agent: "reference", Model: "m", Server: "builtin", Web: "replay",
@@ -78,8 +78,8 @@ func TestPlanDerivesItsSettings(t *testing.T) {
 
 	// Shared browsers and a pace are stated too, and told in words.
 	cfg = newConfig(t, a, b)
-	cfg.Parallel, cfg.Browsers = 4, 2
-	cfg.Pace = runner.Pace{Fixed: 3 * time.Second, Jitter: 500 * time.Millisecond, Seed: 7}
+	cfg.Parallel, cfg.Browsers, cfg.Agent.Name = 4, 2, llm.NameReplay
+	cfg.Pace = &runner.Pace{Fixed: 3 * time.Second, Jitter: 500 * time.Millisecond, Seed: 7}
 	set = cfg.plan(t).Settings()
 	if set.SharedBrowsers != 2 || set.Pace != "3s ±500ms, seed 7" {
 		t.Errorf("shared browsers %d, pace %q; want 2, \"3s ±500ms, seed 7\"", set.SharedBrowsers, set.Pace)
@@ -101,7 +101,7 @@ func TestNewPlanRefuses(t *testing.T) {
 		{"unknown isolation", func(s *runner.Spec) { s.Isolate = "thread" },
 			`unknown isolate "thread": want context or process`},
 		{"a context for an agent given the whole browser", func(s *runner.Spec) {
-			s.Isolate, s.Agent.Exec = runner.IsolateContext, &runner.ExecAgent{CDP: true}
+			s.Isolate, s.Agent.Provider, s.Agent.Exec = runner.IsolateContext, nil, &runner.ExecAgent{Command: "true", CDP: true}
 		}, "isolate context: agent_cdp gives the agent the whole browser, every context of it; run it with isolate process, its default"},
 		{"a context for a server that cannot be confined to one", func(s *runner.Spec) {
 			s.Isolate, s.Server.Unconfined = runner.IsolateContext, true

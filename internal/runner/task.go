@@ -267,11 +267,8 @@ func (r *taskRun) setUp(ctx context.Context) error {
 			return &harnessError{"agent", err}
 		}
 	}
-	caps, err := r.cfg.Caps.Lower(TaskCaps(r.task.Budget))
-	if err != nil {
-		return fmt.Errorf("task %s: budget: %w", r.task.ID, err)
-	}
-	r.caps = caps
+	// NewPlan refused a budget that would raise a cap (checkCaps).
+	r.caps, _ = r.cfg.Caps.Lower(taskCaps(r.task.Budget))
 	workDir, removeWorkDir, err := servers.NewWorkDir()
 	if err != nil {
 		return &harnessError{"tool server", err}
@@ -592,8 +589,8 @@ func errorResult(res *report.TaskResult, err error) *report.TaskResult {
 	return res
 }
 
-// TaskCaps converts a task's budget overrides to caps; zero keeps the
+// taskCaps converts a task's budget overrides to caps; zero keeps the
 // run's value.
-func TaskCaps(b suite.Budget) llm.Caps {
+func taskCaps(b suite.Budget) llm.Caps {
 	return llm.Caps{MaxTokensPerTurn: b.MaxTokensPerTurn, MaxToolIterations: b.MaxToolIterations, MaxUSD: b.MaxUSD}
 }
