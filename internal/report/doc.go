@@ -31,7 +31,13 @@
 // Decide is the one rule that gives a result its outcome and reason, from
 // what the result records: the judge's verdict, how the agent stopped
 // (Stop), the call that tainted it (Taint) and the trust label. The runner
-// and regrade both decide by it, and a view only reads what it decided.
+// and Regrade both decide by it, and a view only reads what it decided.
+//
+// Regrade grades a stored run again offline: each stored Observation gets
+// the verdict of its task's contract as the suite has it now, reached by
+// the judge's rule (the caller's Regrading.Evaluate, judge.Evaluate), with
+// a warning wherever the Observation, captured for the contract of its
+// day, cannot speak for the new one.
 //
 // # Numbers
 //
