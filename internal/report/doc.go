@@ -4,8 +4,10 @@
 // reports/<git-sha>.md), HTML (one self-contained page per run, with each
 // task's evidence tree and the timeline of its tool calls), JUnit XML (for
 // CI systems), the verdict lines a command prints after a run
-// (WriteVerdicts), the table of runs a run ends with (WriteRunTable), and
-// the Summary the views share. It also owns the
+// (WriteVerdicts), the table of runs a run ends with (WriteRunTable), the
+// verdict on a browser the agent held itself (WriteUnrestrictedVerdict),
+// what a run of reference solutions says of its fixture web
+// (WriteWebCheck), and the Summary the views share. It also owns the
 // baseline gate that decides whether a run may pass CI.
 //
 // Every view renders the same Run; none of them computes anything another
