@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -169,6 +171,35 @@ func TestVerifyRegradesTheReport(t *testing.T) {
 	}
 	if v.Agrees() || len(v.Changed) != 1 || !strings.Contains(v.Changed[0], "attempt 2: passed in the report, failed re-graded") {
 		t.Fatalf("agrees %v, changed %q", v.Agrees(), v.Changed)
+	}
+}
+
+// The summary of a verified bundle names the digest that pins it, each
+// outcome re-grading changed, and both scores.
+func TestVerifiedSummary(t *testing.T) {
+	data := pack1(t, TarGz)
+	forged := repack(t, data, func(f map[string][]byte) {
+		f["report/run.json"] = bytes.Replace(f["report/run.json"], []byte(`"outcome": "failed"`), []byte(`"outcome": "passed"`), 1)
+		relist(t, f, "report/run.json")
+	})
+	v, err := Verify(forged)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	if err := v.WriteSummary(&out, "b.tar.gz"); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	want := []string{
+		fmt.Sprintf("b.tar.gz: %d files, 1 tasks, every digest holds", len(v.Manifest.Files)+1),
+		"manifest " + v.ManifestDigest,
+		fmt.Sprintf("suite %s, digest %s; contractbench %s; tool server %s", v.Manifest.Suite, v.Manifest.SuiteDigest[:12], v.Manifest.Contractbench, v.Manifest.ToolServer),
+		"changed: " + v.Changed[0],
+		"re-graded 2 results: score 1 / 2 (50.0%); the report gives 1 / 2 (50.0%)", // its summary was not forged
+	}
+	if !slices.Equal(lines, want) {
+		t.Errorf("summary:\n%s\nwant:\n%s", out.String(), strings.Join(want, "\n"))
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"io"
 	"maps"
 	"path"
 	"slices"
@@ -58,6 +59,24 @@ type Verified struct {
 func (v *Verified) Agrees() bool {
 	r, c := v.Reported, v.Recomputed
 	return len(v.Changed) == 0 && r.Passed == c.Passed && r.Total == c.Total && r.Score == c.Score
+}
+
+// WriteSummary writes what Verify found in the bundle named name: its
+// files and tasks, the manifest's digest (the one to publish beside the
+// number), what the run was, each outcome re-grading changed, and the
+// score re-graded beside the one the report gives.
+func (v *Verified) WriteSummary(w io.Writer, name string) error {
+	m, rep, re := v.Manifest, v.Reported, v.Recomputed
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %d files, %d tasks, every digest holds\nmanifest %s\nsuite %s, digest %s; contractbench %s; tool server %s\n",
+		name, len(m.Files)+1, len(m.Tasks), v.ManifestDigest, report.OrNone(m.Suite), m.SuiteDigest[:12], m.Contractbench, m.ToolServer)
+	for _, c := range v.Changed {
+		fmt.Fprintf(&b, "changed: %s\n", c)
+	}
+	fmt.Fprintf(&b, "re-graded %d results: score %d / %d (%s); the report gives %d / %d (%s)\n",
+		v.Regraded, re.Passed, re.Total, report.Percent(re.Score), rep.Passed, rep.Total, report.Percent(rep.Score))
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 // Verify checks the bundle held in data: every file is listed in the

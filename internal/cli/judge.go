@@ -87,22 +87,10 @@ func runJudge(st *State, args []string) error {
 	if err != nil {
 		return fmt.Errorf("observe: %w", err)
 	}
-	fmt.Fprintf(st.Stdout, "%s: final URL %s\n", task.ID, obs.URL)
-	fmt.Fprintf(st.Stdout, "trust: %s: %s\n", report.TrustUnrestricted, report.UnrestrictedNote)
-	for _, sig := range report.TamperSignals(&obs) {
-		fmt.Fprintf(st.Stdout, "tamper signal: %s\n", sig)
-	}
-	for _, e := range v.Evidence {
-		mark := "ok  "
-		if !e.Passed {
-			mark = "FAIL"
-		}
-		fmt.Fprintf(st.Stdout, "  %s %s (%s): expected %s; saw %s\n", mark, e.Path, e.Kind, e.Expected, e.Seen)
-	}
+	// A failed write to stdout does not change the verdict.
+	report.WriteUnrestrictedVerdict(st.Stdout, task.ID, v, &obs)
 	if !v.Passed {
-		fmt.Fprintf(st.Stdout, "%s: failed | failed_postcondition: %s | trust: %s\n", task.ID, v.FailedClause(), report.TrustUnrestricted)
 		return failed("")
 	}
-	fmt.Fprintf(st.Stdout, "%s: contract held, not passed | trust: %s\n", task.ID, report.TrustUnrestricted)
 	return nil
 }

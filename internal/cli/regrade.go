@@ -6,13 +6,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"contractbench/internal/contract"
 	"contractbench/internal/inputs"
 	"contractbench/internal/judge"
-	"contractbench/internal/phash"
 	"contractbench/internal/report"
 	"contractbench/internal/suite"
 )
@@ -65,7 +63,18 @@ func runRegrade(st *State, args []string) error {
 	if err != nil {
 		return asUsage(err)
 	}
-	run := regraded(st, path, old, s, classes)
+	contracts := map[string]contract.Postconditions{}
+	for _, t := range s.Tasks {
+		contracts[t.ID] = t.Postconditions
+	}
+	from := report.Regraded{From: path, FromGitSHA: old.GitSHA, At: st.Now().UTC().Truncate(1e9), SuiteGitSHA: gitSHA(st, s.Dir)}
+	run, changes := report.Regrade(old, from, report.Regrading{Contracts: contracts, Suite: s.Dir, Dir: filepath.Dir(path),
+		Evaluate: func(pc contract.Postconditions, obs *contract.Observation) contract.Verdict {
+			return judge.Evaluate(pc, obs, classes)
+		}})
+	for _, c := range changes {
+		fmt.Fprintln(st.Stdout, c)
+	}
 	for _, w := range run.Regraded.Warnings {
 		fmt.Fprintf(st.Stderr, "regrade: warning: %s\n", w)
 	}
@@ -87,87 +96,4 @@ func runRegrade(st *State, args []string) error {
 		return failed("")
 	}
 	return err
-}
-
-// regraded returns the run of the report at path, old, re-graded against
-// the contracts of suite s, saying so and from what; it prints each
-// changed outcome on stdout.
-func regraded(st *State, path string, old *report.Run, s *suite.Suite, classes phash.Classes) *report.Run {
-	run := *old
-	run.Results = slices.Clone(old.Results)
-	reg := &report.Regraded{From: path, FromGitSHA: old.GitSHA, At: st.Now().UTC().Truncate(1e9), SuiteGitSHA: gitSHA(st, s.Dir)}
-	run.Regraded = reg
-	for i := range run.Results {
-		res := &run.Results[i]
-		name := res.Task
-		if old.Settings.Repeat > 1 {
-			name = fmt.Sprintf("%s#%d", res.Task, res.Attempt)
-		}
-		t, ok := s.Task(res.Task)
-		switch {
-		case !ok:
-			reg.Warnings = append(reg.Warnings, fmt.Sprintf("%s: not in the suite at %s; kept as it was", name, s.Dir))
-			continue
-		case res.Observation == nil:
-			reg.Warnings = append(reg.Warnings, fmt.Sprintf("%s: %s with no stored Observation; kept as it was", name, res.Outcome))
-			continue
-		}
-		before := res.Outcome
-		reg.Warnings = append(reg.Warnings, regrade(res, name, t, classes, filepath.Dir(path))...)
-		if res.Outcome != before {
-			reg.Changed++
-			fmt.Fprintf(st.Stdout, "%s: %s -> %s\n", name, before, res.Outcome)
-		}
-	}
-	return &run
-}
-
-// regrade gives res, named name, the verdict of t's contract on its
-// stored Observation, with the screenshot stored beside the report in
-// dir, and decides its outcome again with the stored stop, taint and
-// trust, as the run decided. It returns where the verdict may differ
-// from a new run's.
-func regrade(res *report.TaskResult, name string, t *suite.Task, classes phash.Classes, dir string) []string {
-	obs := *res.Observation
-	res.Observation = &obs
-	warnings := missingFromObservation(name, t.Postconditions, &obs)
-	if file := obs.Screenshot.File; file != "" {
-		// The screenshot moves along with the report; the verdict
-		// reads only its stored hash.
-		png, err := os.ReadFile(filepath.Join(dir, file))
-		if err != nil {
-			obs.Screenshot.File = ""
-			warnings = append(warnings, fmt.Sprintf("%s: screenshot %s not found beside the report; the new report has none", name, file))
-		} else {
-			obs.Screenshot.PNG = png
-		}
-	}
-	res.SetVerdict(judge.Evaluate(t.Postconditions, &obs, classes))
-	res.Decide()
-	return warnings
-}
-
-// missingFromObservation warns of every selector, string and screenshot
-// the contract reads that the stored Observation has no answer for: the
-// judge captured what the contract of its day asked, so a new selector
-// or a new dom_text string over cut texts cannot be decided, and fails,
-// where a new run might pass.
-func missingFromObservation(name string, pc contract.Postconditions, obs *contract.Observation) []string {
-	var out []string
-	for _, q := range contract.Queries(pc) {
-		el, ok := obs.Elements[q.Selector]
-		if !ok {
-			out = append(out, fmt.Sprintf("%s: the contract names selector %q, which the stored Observation lacks (undecided, so failed; a new run would capture it)", name, q.Selector))
-			continue
-		}
-		for _, want := range q.Contains {
-			if _, answered := el.Contains[want]; !answered && el.TextsCut {
-				out = append(out, fmt.Sprintf("%s: the contract looks for %q in %q, which the stored Observation has no answer for and whose texts it cut (undecided, so failed)", name, want, q.Selector))
-			}
-		}
-	}
-	if len(contract.ClassIDs(pc)) > 0 && obs.Screenshot.PHash == "" {
-		out = append(out, fmt.Sprintf("%s: the contract has a screenshot_class clause but the stored Observation has no screenshot hash", name))
-	}
-	return out
 }

@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"sync"
 
 	"contractbench/internal/report"
 	"contractbench/internal/runner"
@@ -26,10 +25,10 @@ func execute(st *State, plan *runner.Plan, h runner.Hooks) *report.Run {
 		ctx, stop = st.Context()
 	}
 	defer stop()
-	p := &progress{st: st, total: plan.Pending()}
-	h.Progress = p.event
+	p := runner.NewProgress(st.Stderr, plan.Pending(), st.IsTerminal)
+	h.Progress = p.Event
 	run := runner.Run(ctx, plan, h)
-	p.clear() // no event comes after Run returns
+	p.Clear() // no event comes after Run returns
 	if run.Incomplete && ctx.Err() != nil {
 		fmt.Fprintln(st.Stderr, "interrupted: the report is marked incomplete")
 	}
@@ -109,38 +108,4 @@ func gitSHA(st *State, dir string) string {
 		sha += "-dirty"
 	}
 	return sha
-}
-
-// progress shows where a run is on stderr: a line for each attempt done
-// and, on a terminal, a live line for the tool call under way.
-type progress struct {
-	st    *State
-	total int
-
-	mu   sync.Mutex // the parallel tasks' events, one at a time
-	done int
-}
-
-func (p *progress) event(e runner.Event) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	switch e.Step {
-	case "done":
-		p.done++
-		p.clear()
-		r := e.Result
-		fmt.Fprintf(p.st.Stderr, "[%d/%d] %s: %s (%d ms, %d tool calls)\n", p.done, p.total, e.Task, r.Outcome, r.DurationMS, r.ToolCalls)
-	case "call":
-		if p.st.IsTerminal {
-			p.clear()
-			fmt.Fprintf(p.st.Stderr, "[%d/%d] %s: step %d %s (%.1fs)", p.done, p.total, e.Task, e.Seq, e.Tool, e.Elapsed.Seconds())
-		}
-	}
-}
-
-// clear erases the live line.
-func (p *progress) clear() {
-	if p.st.IsTerminal {
-		fmt.Fprint(p.st.Stderr, "\r\033[K")
-	}
 }

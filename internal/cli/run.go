@@ -162,7 +162,7 @@ func runRun(st *State, args []string) error {
 	}
 	// A failed write to stdout does not change what the run decided.
 	v, _ := report.WriteVerdicts(st.Stdout, run, report.VerdictOptions{Baseline: baseline, RecordHint: f.recordHint})
-	if err := writeRunTable(st.Stdout, newRunRow(ls.Dir, run, v, baseline != nil, paths), *summary); err != nil {
+	if err := writeRunTable(st.Stdout, report.NewRunRow(ls.Dir, run, v, baseline != nil, paths), *summary); err != nil {
 		return err
 	}
 	return verdictErr(run, v)

@@ -2,12 +2,8 @@ package cli
 
 import (
 	"cmp"
-	"context"
 	"fmt"
-	"io"
 	"os"
-	"strconv"
-	"strings"
 
 	"contractbench/internal/inputs"
 	"contractbench/internal/mcpclient"
@@ -86,85 +82,5 @@ func runSnapshot(st *State, args []string) error {
 	}
 	defer sess.Close()
 
-	if _, err := callAction(ctx, sess, profile, servers.ActNavigate, map[string]any{"{url}": url}); err != nil {
-		return err
-	}
-	page, err := callAction(ctx, sess, profile, servers.ActRead, nil)
-	if err != nil {
-		return err
-	}
-	w := st.Stdout
-	fmt.Fprintf(w, "## %s (%s)\n%s\n", profile.Tool(servers.ActRead), profile.Name(), strings.TrimRight(page, "\n"))
-	targets, err := profile.Targets(page)
-	if err != nil {
-		return fmt.Errorf("reading the %s reply: %w", profile.Tool(servers.ActRead), err)
-	}
-	for _, q := range finds {
-		if err := printFind(ctx, w, sess, profile, q, targets); err != nil {
-			return err
-		}
-	}
-	printTargets(w, targets)
-	return nil
-}
-
-// callAction plays action a as the profile maps it. A tool error is an
-// error here: there is no page to print when the server did not reach it.
-func callAction(ctx context.Context, sess *mcpclient.Session, profile *servers.Profile, a servers.Action, values map[string]any) (string, error) {
-	c, err := profile.Call(a, values)
-	if err != nil {
-		return "", err
-	}
-	res, err := sess.Call(ctx, c.Name, c.Args)
-	if err != nil {
-		return "", fmt.Errorf("%s: %w", c.Name, err)
-	}
-	if res.IsError {
-		return "", fmt.Errorf("%s: %s", c.Name, res.Text)
-	}
-	return res.Text, nil
-}
-
-// printFind prints the built-in find tool's reply to query q, and puts
-// the links it finds again, now with their URLs, in place of the ones
-// without in targets.
-func printFind(ctx context.Context, w io.Writer, sess *mcpclient.Session, profile *servers.Profile, q string, targets []servers.Target) error {
-	res, err := sess.Call(ctx, "find", []byte(fmt.Sprintf(`{"query":%s}`, strconv.Quote(q))))
-	if err != nil {
-		return fmt.Errorf("find: %w", err)
-	}
-	fmt.Fprintf(w, "\n## find %q\n%s\n", q, strings.TrimRight(res.Text, "\n"))
-	found, err := profile.Targets(res.Text)
-	if err != nil {
-		return err
-	}
-	for _, f := range found {
-		for i := range targets {
-			if targets[i].Ref == f.Ref {
-				targets[i] = f
-			}
-		}
-	}
-	return nil
-}
-
-// printTargets prints each target as a reference step writes it, warning
-// where a role and name alone do not single one out.
-func printTargets(w io.Writer, targets []servers.Target) {
-	fmt.Fprintf(w, "\n## targets (%d)\n", len(targets))
-	same := map[string]int{}
-	for _, t := range targets {
-		same[t.Role+"\x00"+t.Name]++
-	}
-	for _, t := range targets {
-		fmt.Fprintf(w, "target: {role: %s, name: %s", t.Role, strconv.Quote(t.Name))
-		if t.Href != "" {
-			fmt.Fprintf(w, ", href: %s", strconv.Quote(t.Href))
-		}
-		fmt.Fprintf(w, "}  # %s", t.Ref)
-		if n := same[t.Role+"\x00"+t.Name]; n > 1 {
-			fmt.Fprintf(w, "; %d %ss have this name: add href, or the reference stops as ambiguous", n, t.Role)
-		}
-		fmt.Fprintln(w)
-	}
+	return profile.WritePage(ctx, st.Stdout, sess, url, finds)
 }

@@ -1,10 +1,6 @@
 package cli
 
-import (
-	"fmt"
-
-	"contractbench/internal/report"
-)
+import "fmt"
 
 const verifyHelp = `
 Checks a bundle written by contractbench bundle, offline: every file is
@@ -37,14 +33,8 @@ func runVerify(st *State, args []string) error {
 	if err != nil {
 		return err
 	}
-	m, rep, re := v.Manifest, v.Reported, v.Recomputed
-	fmt.Fprintf(st.Stdout, "%s: %d files, %d tasks, every digest holds\nmanifest %s\nsuite %s, digest %s; contractbench %s; tool server %s\n",
-		paths[0], len(m.Files)+1, len(m.Tasks), v.ManifestDigest, report.OrNone(m.Suite), m.SuiteDigest[:12], m.Contractbench, m.ToolServer)
-	for _, c := range v.Changed {
-		fmt.Fprintf(st.Stdout, "changed: %s\n", c)
-	}
-	fmt.Fprintf(st.Stdout, "re-graded %d results: score %d / %d (%s); the report gives %d / %d (%s)\n",
-		v.Regraded, re.Passed, re.Total, report.Percent(re.Score), rep.Passed, rep.Total, report.Percent(rep.Score))
+	// A failed write to stdout does not change what was verified.
+	v.WriteSummary(st.Stdout, paths[0])
 	if !v.Agrees() {
 		return failed("%s: re-grading does not give the score the report gives", paths[0])
 	}

@@ -2,11 +2,9 @@ package cli
 
 import (
 	"fmt"
-	"slices"
 
 	"contractbench/internal/report"
 	"contractbench/internal/runner"
-	"contractbench/internal/suite"
 )
 
 const webCheckHelp = `
@@ -42,42 +40,8 @@ func runWebCheck(st *State, args []string) error {
 	ctx, cancel := st.Context()
 	defer cancel()
 	run := runner.Run(ctx, plan, runner.Hooks{Now: st.Now})
-	var problems []string
-	for _, r := range run.Results {
-		fmt.Fprintf(st.Stdout, "%s: %s\n", r.Task, r.Outcome)
-		refuses := cannotBeDone(ls.Suite, r.Task)
-		if r.Observation != nil {
-			for _, n := range r.Observation.Network {
-				if n.ResourceType != "Document" {
-					continue
-				}
-				status, note := fmt.Sprint(n.Status), ""
-				switch {
-				case n.Error != "":
-					status = n.Error
-					problems = append(problems, fmt.Sprintf("%s: %s %s failed: %s", r.Task, n.Method, n.URL, n.Error))
-				case n.Status >= 400 && refuses && (n.Status == 409 || n.Status == 422):
-					// The site's own refusal of the request a task that
-					// cannot be done asks for (a write, or a page asked
-					// for what the site does not offer): the answer it
-					// must give.
-					note = "  (the refusal this task expects)"
-				case n.Status >= 400:
-					problems = append(problems, fmt.Sprintf("%s: %s %s answered %d", r.Task, n.Method, n.URL, n.Status))
-				}
-				fmt.Fprintf(st.Stdout, "  %-5s %s%s\n", status, n.URL, note)
-			}
-			fmt.Fprintf(st.Stdout, "  final %s\n", r.Observation.URL)
-		}
-		for _, m := range r.WebMisses {
-			fmt.Fprintf(st.Stdout, "  MISS  %s\n", m)
-			problems = append(problems, fmt.Sprintf("%s: not in the fixture web: %s", r.Task, m))
-		}
-		if r.Outcome == report.OutcomeError {
-			fmt.Fprintf(st.Stdout, "  error: %s\n", r.Reason)
-			problems = append(problems, fmt.Sprintf("%s: error: %s", r.Task, r.Reason))
-		}
-	}
+	// A failed write to stdout does not change what the check found.
+	problems, _ := report.WriteWebCheck(st.Stdout, run)
 	for _, l := range ls.Archive.DanglingLinks() {
 		fmt.Fprintf(st.Stdout, "DANGLING %s\n", l)
 		problems = append(problems, fmt.Sprintf("dangling link: %s", l))
@@ -94,11 +58,4 @@ func runWebCheck(st *State, args []string) error {
 	}
 	fmt.Fprintf(st.Stdout, "ok: %d task(s), no misses, no dangling links\n", len(run.Results))
 	return nil
-}
-
-// cannotBeDone reports whether the task id of s is one that cannot be
-// done (tagged kind:impossible): the site refusing its write is expected.
-func cannotBeDone(s *suite.Suite, id string) bool {
-	t, ok := s.Task(id)
-	return ok && slices.Contains(t.Tags, "kind:impossible")
 }

@@ -4,7 +4,10 @@
 // reports/<git-sha>.md), HTML (one self-contained page per run, with each
 // task's evidence tree and the timeline of its tool calls), JUnit XML (for
 // CI systems), the verdict lines a command prints after a run
-// (WriteVerdicts), and the Summary the views share. It also owns the
+// (WriteVerdicts), the table of runs a run ends with (WriteRunTable), the
+// verdict on a browser the agent held itself (WriteUnrestrictedVerdict),
+// what a run of reference solutions says of its fixture web
+// (WriteWebCheck), and the Summary the views share. It also owns the
 // baseline gate that decides whether a run may pass CI.
 //
 // Every view renders the same Run; none of them computes anything another
@@ -30,7 +33,13 @@
 // Decide is the one rule that gives a result its outcome and reason, from
 // what the result records: the judge's verdict, how the agent stopped
 // (Stop), the call that tainted it (Taint) and the trust label. The runner
-// and regrade both decide by it, and a view only reads what it decided.
+// and Regrade both decide by it, and a view only reads what it decided.
+//
+// Regrade grades a stored run again offline: each stored Observation gets
+// the verdict of its task's contract as the suite has it now, reached by
+// the judge's rule (the caller's Regrading.Evaluate, judge.Evaluate), with
+// a warning wherever the Observation, captured for the contract of its
+// day, cannot speak for the new one.
 //
 // # Numbers
 //

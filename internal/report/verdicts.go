@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"slices"
+
+	"contractbench/internal/contract"
 )
 
 // VerdictOptions are what WriteVerdicts needs besides the run.
@@ -124,3 +126,30 @@ func writeGate(p *printer, r *Run, b *Baseline) bool {
 // formatUSD formats dollars as the verdicts give them: four decimals,
 // since one task can cost a fraction of a cent.
 func formatUSD(v float64) string { return fmt.Sprintf("$%.4f", v) }
+
+// WriteUnrestrictedVerdict writes the verdict v of task's contract on
+// obs, the final state of a browser the agent held itself (contractbench
+// judge): the final URL, the trust label, every tamper signal, every
+// clause's evidence, and a last line that says the contract failed or
+// held, never that the task passed (TrustUnrestricted).
+func WriteUnrestrictedVerdict(w io.Writer, task string, v contract.Verdict, obs *contract.Observation) error {
+	p := &printer{w: w}
+	p.printf("%s: final URL %s\n", task, obs.URL)
+	p.printf("trust: %s: %s\n", TrustUnrestricted, UnrestrictedNote)
+	for _, sig := range TamperSignals(obs) {
+		p.printf("tamper signal: %s\n", sig)
+	}
+	for _, e := range v.Evidence {
+		mark := "ok  "
+		if !e.Passed {
+			mark = "FAIL"
+		}
+		p.printf("  %s %s (%s): expected %s; saw %s\n", mark, e.Path, e.Kind, e.Expected, e.Seen)
+	}
+	if !v.Passed {
+		p.printf("%s: failed | failed_postcondition: %s | trust: %s\n", task, v.FailedClause(), TrustUnrestricted)
+	} else {
+		p.printf("%s: contract held, not passed | trust: %s\n", task, TrustUnrestricted)
+	}
+	return p.err
+}

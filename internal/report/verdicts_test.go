@@ -2,7 +2,10 @@ package report
 
 import (
 	"bytes"
+	"strings"
 	"testing"
+
+	"contractbench/internal/contract"
 )
 
 // TestVerdictsGolden pins the verdict lines a command prints after a run,
@@ -81,5 +84,43 @@ func TestVerdictsWithoutHint(t *testing.T) {
 		"estimated cost: $0.0051 in total\n"
 	if got.String() != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got.String(), want)
+	}
+}
+
+// The verdict on a browser the agent held itself carries the trust label
+// and the tamper signals, gives every clause's evidence, and says at most
+// that the contract held, never that the task passed.
+func TestWriteUnrestrictedVerdict(t *testing.T) {
+	t.Parallel()
+	pc, err := contract.Parse([]byte("postconditions:\n  - {kind: url, pattern: 'done$'}\n  - kind: no_dialog\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	note := "trust: unrestricted agent: " + UnrestrictedNote + "\n"
+	for _, tc := range []struct {
+		name string
+		obs  contract.Observation
+		want string
+	}{
+		{"held, the final page loaded", contract.Observation{URL: "https://a.test/done",
+			Network: []contract.NetworkEntry{{URL: "https://a.test/done", Method: "GET", ResourceType: "Document", Status: 200}}},
+			"t: final URL https://a.test/done\n" + note +
+				"  ok   postconditions[0] (url): expected URL matches done$; saw https://a.test/done\n" +
+				"  ok   postconditions[1] (no_dialog): expected no dialog opened; saw no dialog\n" +
+				"t: contract held, not passed | trust: unrestricted agent\n"},
+		{"failed, an address never loaded", contract.Observation{URL: "https://a.test/start"},
+			"t: final URL https://a.test/start\n" + note +
+				"tamper signal: the final URL https://a.test/start was never loaded: no document request for it is in the network log, so the address changed without a load (history API, or script run over CDP)\n" +
+				"  FAIL postconditions[0] (url): expected URL matches done$; saw https://a.test/start\n" +
+				"  ok   postconditions[1] (no_dialog): expected no dialog opened; saw no dialog\n" +
+				"t: failed | failed_postcondition: postconditions[0] (url) | trust: unrestricted agent\n"},
+	} {
+		var out strings.Builder
+		if err := WriteUnrestrictedVerdict(&out, "t", contract.Evaluate(pc, tc.obs, nil), &tc.obs); err != nil {
+			t.Fatal(err)
+		}
+		if out.String() != tc.want {
+			t.Errorf("%s: wrote\n%s\nwant\n%s", tc.name, out.String(), tc.want)
+		}
 	}
 }

@@ -51,13 +51,15 @@
 // snapshot format (the built-in read_page text included) into the
 // elements a tool can act on, and Profile.Call builds any action's call
 // for the server. The random null agent (package agent) plays through
-// these two, so it runs on every server.
+// these two, so it runs on every server. Profile.WritePage writes what an
+// agent reads at a URL through a session of the server, with each element
+// written as a reference step's target (contractbench snapshot).
 //
 // # Imports
 //
 // The package imports suite (reference steps), llm (the provider
-// interface), problem (located decode errors), the YAML library and the MCP
-// SDK. It must not import the judge, the browser, the tool server, the
+// interface), problem (located decode errors), mcpclient (the session
+// WritePage reads a page through), the YAML library and the MCP SDK. It must not import the judge, the browser, the tool server, the
 // agent loop, the runner or the CLI: it describes servers and plays the
 // agent's part, nothing more.
 package servers
