@@ -224,7 +224,8 @@ func TestSpendLimit(t *testing.T) {
 	// Once one attempt is held back, none starts, whatever is freed.
 	limit, _ = runner.NewSpendLimit(1.25, paid)
 	h = limit.Hooks(paid)
-	if !h.Admit(tk) || !h.Admit(tk) || h.Admit(tk) {
+	first, second, third := h.Admit(tk), h.Admit(tk), h.Admit(tk)
+	if !first || !second || third {
 		t.Fatal("want two attempts capped at $0.50 admitted under a total of $1.25, and a third held back")
 	}
 	h.TaskDone(tk, &report.TaskResult{USD: 0.125}, nil)
