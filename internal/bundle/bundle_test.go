@@ -157,9 +157,10 @@ func TestVerifyRefuses(t *testing.T) {
 	}
 }
 
-// A report whose outcome was rewritten, with its manifest entry covered,
-// verifies its digests but not its score.
-func TestVerifyRegradesTheReport(t *testing.T) {
+// verifyForgedOutcome verifies a bundle whose report says a failed
+// attempt passed, with the report's manifest entry covered.
+func verifyForgedOutcome(t *testing.T) *Verified {
+	t.Helper()
 	data := pack1(t, TarGz)
 	forged := repack(t, data, func(f map[string][]byte) {
 		f["report/run.json"] = bytes.Replace(f["report/run.json"], []byte(`"outcome": "failed"`), []byte(`"outcome": "passed"`), 1)
@@ -169,6 +170,13 @@ func TestVerifyRegradesTheReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return v
+}
+
+// A report whose outcome was rewritten, with its manifest entry covered,
+// verifies its digests but not its score.
+func TestVerifyRegradesTheReport(t *testing.T) {
+	v := verifyForgedOutcome(t)
 	if v.Agrees() || len(v.Changed) != 1 || !strings.Contains(v.Changed[0], "attempt 2: passed in the report, failed re-graded") {
 		t.Fatalf("agrees %v, changed %q", v.Agrees(), v.Changed)
 	}
@@ -177,15 +185,7 @@ func TestVerifyRegradesTheReport(t *testing.T) {
 // The summary of a verified bundle names the digest that pins it, each
 // outcome re-grading changed, and both scores.
 func TestVerifiedSummary(t *testing.T) {
-	data := pack1(t, TarGz)
-	forged := repack(t, data, func(f map[string][]byte) {
-		f["report/run.json"] = bytes.Replace(f["report/run.json"], []byte(`"outcome": "failed"`), []byte(`"outcome": "passed"`), 1)
-		relist(t, f, "report/run.json")
-	})
-	v, err := Verify(forged)
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := verifyForgedOutcome(t)
 	var out strings.Builder
 	if err := v.WriteSummary(&out, "b.tar.gz"); err != nil {
 		t.Fatal(err)

@@ -136,21 +136,30 @@ func canonical(t *testing.T, task *Task) string {
 	return string(c)
 }
 
-func TestLoadSuiteCollectsAllFiles(t *testing.T) {
-	t.Parallel()
+// suiteOf writes a suite whose tasks folder holds files, by name, and
+// returns its folder.
+func suiteOf(t *testing.T, files map[string]string) string {
+	t.Helper()
 	dir := t.TempDir()
 	tasks := filepath.Join(dir, "tasks")
 	if err := os.MkdirAll(tasks, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	write := func(name, body string) {
+	for name, body := range files {
 		if err := os.WriteFile(filepath.Join(tasks, name), []byte(body), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	write("task-99-demo.yaml", goodTask)
-	write("task-98-bad.yaml", strings.Replace(goodTask, "task-99-demo", "task-98-bad", 1)+"extra: 1\n")
-	write("task-97-bad.yaml", "id: [\n")
+	return dir
+}
+
+func TestLoadSuiteCollectsAllFiles(t *testing.T) {
+	t.Parallel()
+	dir := suiteOf(t, map[string]string{
+		"task-99-demo.yaml": goodTask,
+		"task-98-bad.yaml":  strings.Replace(goodTask, "task-99-demo", "task-98-bad", 1) + "extra: 1\n",
+		"task-97-bad.yaml":  "id: [\n",
+	})
 	_, err := Load(dir)
 	if err == nil {
 		t.Fatal("Load accepted bad files")
@@ -186,18 +195,11 @@ func TestRealSuiteLoads(t *testing.T) {
 // several is refused with their names.
 func TestSelectByWholeIDOrPrefix(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	tasks := filepath.Join(dir, "tasks")
-	if err := os.MkdirAll(tasks, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	files := map[string]string{}
 	for _, id := range []string{"task-99-demo", "task-99-demo-then-open", "task-98-other"} {
-		body := strings.Replace(goodTask, "task-99-demo", id, 1)
-		if err := os.WriteFile(filepath.Join(tasks, id+".yaml"), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		files[id+".yaml"] = strings.Replace(goodTask, "task-99-demo", id, 1)
 	}
-	s, err := Load(dir)
+	s, err := Load(suiteOf(t, files))
 	if err != nil {
 		t.Fatal(err)
 	}
