@@ -287,6 +287,14 @@ func drawForumJoined(r *rand.Rand) generate.Instance {
 func drawForumLastPage(r *rand.Rand) generate.Instance {
 	long := forumTitled(func(t sandbox.ForumThread) bool { return t.Pages > 1 })
 	t := pick(r, long)
+	ref := append(forumOpenThread(t), generate.Click("link", fmt.Sprintf("Page %d", t.Pages)), generate.Read())
+	// The near miss replies on the last page before reading it; a locked
+	// thread takes no reply, so there the reply goes to an open thread
+	// first.
+	replied := slices.Concat(ref[:len(ref)-1], []suite.Step{generate.Type("Your reply", forumReplies[t.ID%len(forumReplies)], false), generate.Click("button", "Post reply"), generate.Read()})
+	if t.Locked {
+		replied = slices.Concat(forumReplySteps(forumOpen()[0], forumReplies[t.ID%len(forumReplies)], "Post reply"), []suite.Step{generate.Navigate(forumStart)}, ref)
+	}
 	return generate.Instance{
 		Params: map[string]string{"thread": strconv.Itoa(t.ID)},
 		Instruction: fmt.Sprintf("On the Tinkerers' Bench forum, open the %s thread \"%s\" at its last page, where the newest replies are.",
@@ -297,11 +305,11 @@ func drawForumLastPage(r *rand.Rand) generate.Instance {
 			generate.URLIs(at(forum.Thread, strconv.Itoa(t.ID))),
 			generate.NoWrite(forumHost),
 		},
-		Reference: append(forumOpenThread(t), generate.Click("link", fmt.Sprintf("Page %d", t.Pages)), generate.Read()),
+		Reference: ref,
 		Controls: []generate.Control{
 			{Name: "first-page-only", Reference: forumOpenThread(t), FailsOn: 0},
 			{Name: "page-before", Reference: append(forumOpenThread(t), generate.Click("link", fmt.Sprintf("Page %d", t.Pages)), generate.Click("link", fmt.Sprintf("Page %d", t.Pages-1)), generate.Read()), FailsOn: 0},
-			{Name: "replied", Reference: slices.Concat(forumOpenThread(t), []suite.Step{generate.Click("link", fmt.Sprintf("Page %d", t.Pages)), generate.Type("Your reply", forumReplies[t.ID%len(forumReplies)], false), generate.Click("button", "Post reply"), generate.Read()}), FailsOn: 2},
+			{Name: "replied", Reference: replied, FailsOn: 2},
 		},
 		Alternates: []generate.Alternate{
 			{Name: "fragment", Reference: append(forumOpenThread(t), generate.Navigate(forumPageURL(t, t.Pages)+fmt.Sprintf("#post-%d", len(t.Authors))), generate.Read())},

@@ -487,9 +487,12 @@ func drawStaysNavigateWeekday(r *rand.Rand) generate.Instance {
 				Reference: []suite.Step{generate.Click("link", st.City), generate.Click("link", st.Name), generate.Click("link", staysArrive(miss)), generate.Read()},
 				FailsOn:   0,
 			}, {
+				// Booking that night takes it, so the form opened after
+				// no longer offers it: the form's clause fails before the
+				// write's.
 				Name:      "booked-it",
 				Reference: slices.Concat(staysBookSteps(st, first, 1, 1), []suite.Step{generate.Navigate(form), generate.Read()}),
-				FailsOn:   2,
+				FailsOn:   1,
 			}, {
 				Name:      "cancelled-one",
 				Reference: slices.Concat(staysOtherCancel(r, ""), []suite.Step{generate.Click("link", st.City), generate.Click("link", st.Name), generate.Click("link", staysArrive(first)), generate.Read()}),

@@ -232,9 +232,15 @@ func drawTrackerDocOwner(r *rand.Rand) generate.Instance {
 	if bystander.Key == is.Key {
 		bystander = w.openIssues(false)[1]
 	}
+	// The issue watched by the near miss: is itself, unless the tracker
+	// refuses to write to it.
+	watched := is
+	if !w.writable(is) {
+		watched = bystander
+	}
 	controls := []generate.Control{
 		{Name: "one-step-short", Reference: short, FailsOn: 0},
-		{Name: "watched-it", Reference: slices.Concat(trackerWatch(is), ref), FailsOn: 2},
+		{Name: "watched-it", Reference: slices.Concat(trackerWatch(watched), ref), FailsOn: 2},
 		{Name: "commented-elsewhere", Reference: slices.Concat(trackerComment(bystander, "Read the design doc."), []suite.Step{generate.Navigate(trackerStart)}, ref), FailsOn: 2},
 	}
 	if other != nil {
@@ -531,7 +537,9 @@ func drawTrackerBoardMove(r *rand.Rand) generate.Instance {
 	}
 	controls = append(controls,
 		generate.Control{Name: "watched-too", FailsOn: 1, Reference: slices.Concat(trackerWatch(is), []suite.Step{generate.ClickLink("Board", boardPath)}, ref[1:])},
-		generate.Control{Name: "moved-back", FailsOn: 1, Reference: slices.Concat(ref[:2], []suite.Step{generate.ClickLink(is.Key+" "+is.Title, tracker.Issue.Href(is.Key)), generate.Click("button", "Close issue"), generate.ClickLink("Board", boardPath), generate.Drag(card, column(to)), generate.Read()})},
+		// Moved to the column twice: the move's own clause, which wants it
+		// once, fails before the count of writes.
+		generate.Control{Name: "moved-back", FailsOn: 0, Reference: slices.Concat(ref[:2], []suite.Step{generate.ClickLink(is.Key+" "+is.Title, tracker.Issue.Href(is.Key)), generate.Click("button", "Close issue"), generate.ClickLink("Board", boardPath), generate.Drag(card, column(to)), generate.Read()})},
 	)
 	if to == "done" {
 		controls[len(controls)-1] = generate.Control{Name: "closed-twice", FailsOn: 0, Reference: slices.Concat(ref[:1], []suite.Step{generate.ClickLink(is.Key+" "+is.Title, tracker.Issue.Href(is.Key)), generate.Click("button", "Close issue"), generate.Click("button", "Reopen issue"), generate.Click("button", "Close issue"), generate.Read()})}
