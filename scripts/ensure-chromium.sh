@@ -1,23 +1,28 @@
 #!/bin/sh
 # Makes sure Debian's Chromium is installed: contractbench drives a real
-# browser and never downloads one of its own. Installs it with apt-get when
-# running as root; otherwise says what to run.
+# browser and never downloads one of its own. Two packages of the same
+# build: chromium, the full browser, which every launch uses by default
+# (run --headless=new), and chromium-headless-shell, which
+# CONTRACTBENCH_CHROMIUM can name and which the judge's and the browser
+# package's tests also run on (docs/decisions/0041-the-headless-shell.md).
+# Installs what is missing with apt-get when running as root; otherwise
+# says what to run.
 set -eu
 
-for c in "${CONTRACTBENCH_CHROMIUM:-}" /usr/bin/chromium /usr/lib/chromium/chromium; do
-	if [ -n "$c" ] && [ -x "$c" ]; then
-		exit 0
-	fi
-done
+missing=""
+[ -x /usr/bin/chromium-headless-shell ] || [ -x /usr/lib/chromium/chromium-headless-shell ] || missing="$missing chromium-headless-shell"
+[ -x /usr/bin/chromium ] || [ -x /usr/lib/chromium/chromium ] || missing="$missing chromium"
+[ -z "$missing" ] && exit 0
 
 if [ "$(id -u)" -ne 0 ]; then
-	echo "contractbench needs Debian's Chromium, which is not installed." >&2
-	echo "Install it with:  sudo apt-get update && sudo apt-get install -y chromium" >&2
+	echo "contractbench needs Debian's Chromium; missing:$missing." >&2
+	echo "Install it with:  sudo apt-get update && sudo apt-get install -y$missing" >&2
 	exit 1
 fi
 
-echo "installing Debian's chromium with apt-get (one time)..." >&2
+echo "installing Debian's$missing with apt-get (one time)..." >&2
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
-apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core >/dev/null
-echo "chromium installed: $(/usr/bin/chromium --version 2>/dev/null || echo /usr/bin/chromium)" >&2
+# shellcheck disable=SC2086 # the package names are words on purpose
+apt-get install -y -qq --no-install-recommends $missing fonts-dejavu-core >/dev/null
+echo "installed:$missing ($(/usr/bin/chromium --version 2>/dev/null || echo chromium))" >&2

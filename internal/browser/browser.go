@@ -42,11 +42,15 @@ type Options struct {
 }
 
 // DefaultExecPaths are where Debian's chromium package puts the browser: the
-// launcher script first, then the binary it runs. The headless shell
-// (chromium-headless-shell) is no default: it costs a task less of the
-// processor, but where Chromium shows its network error page it shows an
-// empty one (docs/decisions/0041-the-headless-shell.md).
+// launcher script first, then the binary it runs.
 var DefaultExecPaths = []string{"/usr/bin/chromium", "/usr/lib/chromium/chromium"}
+
+// HeadlessShell is where Debian's chromium-headless-shell package puts its
+// launcher. The shell is no default: it costs a task 30 to 50% less of the
+// processor, but every page it opens is visible at once, and the judge's
+// rule for the page the agent is looking at picks the wrong one there
+// when the agent moves to a new tab (docs/decisions/0041-the-headless-shell.md).
+const HeadlessShell = "/usr/bin/chromium-headless-shell"
 
 // startupTimeout bounds how long Launch waits for the DevTools endpoint when
 // the caller's context has no earlier deadline. A healthy Chromium answers

@@ -71,12 +71,8 @@ func TestViewportOfEveryNewPage(t *testing.T) {
 	})
 	t.Run("headless shell", func(t *testing.T) {
 		t.Parallel()
-		shell := "/usr/bin/chromium-headless-shell"
-		if _, err := os.Stat(shell); err != nil {
-			t.Skipf("no headless shell to launch (apt-get install chromium-headless-shell): %v", err)
-		}
 		opts := testOptions()
-		opts.ExecPath = shell
+		opts.ExecPath = HeadlessShell
 		b, err := Launch(t.Context(), opts)
 		if err != nil {
 			t.Fatal(err)

@@ -47,9 +47,9 @@ contexts' proxies; under --isolate process it can only use its own
 network (--web live). The report says which (its "browsers" line).
 The Chromium launched is Debian's chromium, run --headless=new; the env
 CONTRACTBENCH_CHROMIUM names another binary. A headless shell
-(chromium-headless-shell) costs a task 40 to 50% less CPU but shows an
-empty page where Chromium shows its network error page
-(docs/decisions/0041-the-headless-shell.md).
+(chromium-headless-shell) costs a task 30 to 50% less CPU but shows
+every page at once, so the judge cannot tell which tab the agent moved
+to (docs/decisions/0041-the-headless-shell.md).
 
 The report is <out>/<name>.{md,json,html} plus <out>/junit.xml (the latest
 run's). The default run of a commit (replay agent, builtin server, replay

@@ -34,7 +34,8 @@ type Verdict struct {
 	Evidence []Evidence `json:"evidence"`
 	// Undecided reports that the Observation could not decide a leaf (it
 	// kept only part of a selector's text and has no answer for the
-	// string looked for). Such a verdict is a failure whatever a not
+	// string looked for, or its screenshot is of an error page that the
+	// browser did not draw). Such a verdict is a failure whatever a not
 	// around the leaf says, and FailedPath names the leaf.
 	Undecided bool `json:"undecided,omitempty"`
 	// Unstable explains a failure because the contract's outcome changed
@@ -584,6 +585,9 @@ func (e *evaluator) screenshot(c *ScreenshotClass) check {
 	expected := fmt.Sprintf("screenshot within Hamming distance %d of class %q", c.DistanceMax, c.ClassID)
 	ph := e.obs.Screenshot.PHash
 	switch {
+	case errorPageUndrawn(e.obs):
+		return check{undecided: true, expected: expected, seen: "undecided: the page could not be loaded (" + e.obs.URL +
+			"), and a headless shell draws nothing where Chromium draws its error page, so the class cannot be told from the pixels"}
 	case ph == "" && len(e.obs.Screenshot.PNG) > 0:
 		return fail(expected, "screenshot has no phash")
 	case ph == "":
@@ -600,6 +604,15 @@ func (e *evaluator) screenshot(c *ScreenshotClass) check {
 		return fail(expected, fmt.Sprintf("screenshot class %q not loaded", c.ClassID))
 	}
 	return check{ok: d <= c.DistanceMax, expected: expected, seen: fmt.Sprintf("distance %d (phash %s)", d, ph)}
+}
+
+// errorPageUndrawn reports whether obs is of a page that could not be
+// loaded (its document is Chromium's chrome-error://), seen in a headless
+// shell: the full browser draws its network error page there, the shell an
+// empty document, so the screenshot says nothing of what a person would
+// have seen (docs/decisions/0041-the-headless-shell.md).
+func errorPageUndrawn(obs Observation) bool {
+	return strings.HasPrefix(obs.Browser, "HeadlessChrome/") && strings.HasPrefix(obs.URL, "chrome-error:")
 }
 
 func (e *evaluator) noDialog() check {

@@ -166,6 +166,54 @@ func TestEvaluateLeaves(t *testing.T) {
 	}
 }
 
+// TestErrorPageInAHeadlessShell: where a page could not be loaded, the full
+// browser draws its error page and a headless shell an empty document, so
+// a screenshot_class clause there is undecided on the shell, and fails
+// whatever it says and wherever it sits (under a not, or in the reading
+// taken when the agent stopped); on the full browser, and on any other
+// page of the shell, the pixels decide.
+func TestErrorPageInAHeadlessShell(t *testing.T) {
+	t.Parallel()
+	classes := fakeClasses{"error-page": 0xf0f0f0f0f0f0f0f0, "blank-page": 0x0f0f0f0f0f0f0f0f}
+	const (
+		shell   = "HeadlessChrome/156.0.8078.108"
+		full    = "Chrome/156.0.8078.108"
+		errPage = "chrome-error://chromewebdata/"
+	)
+	is := &ScreenshotClass{ClassID: "error-page", DistanceMax: 4}
+	isNot := &Not{Child: &ScreenshotClass{ClassID: "blank-page", DistanceMax: 4}}
+	for _, tt := range []struct {
+		name           string
+		browser, url   string
+		firstURL       string // the reading when the agent stopped, if any
+		clause         Clause
+		passed, unsure bool
+	}{
+		{"full browser, error page", full, errPage, "", is, true, false},
+		{"shell, error page", shell, errPage, "", is, false, true},
+		{"shell, error page, under not", shell, errPage, "", isNot, false, true},
+		{"shell, error page when the agent stopped", shell, "https://example.com/", errPage, isNot, false, true},
+		{"shell, a loaded page", shell, "https://example.com/", "", is, true, false},
+		{"report from before the field, error page", "", errPage, "", is, true, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			obs := leafObservation()
+			obs.Browser, obs.URL = tt.browser, tt.url
+			if tt.firstURL != "" {
+				obs.Settling = &Settling{AdvancedMS: 100, First: &PageState{URL: tt.firstURL, PHash: obs.Screenshot.PHash}}
+			}
+			v := Evaluate(Postconditions{tt.clause}, obs, classes)
+			if v.Passed != tt.passed || v.Undecided != tt.unsure {
+				t.Fatalf("passed %v, undecided %v; want %v, %v (evidence %+v)", v.Passed, v.Undecided, tt.passed, tt.unsure, v.Evidence)
+			}
+			if tt.unsure && tt.firstURL == "" && !strings.Contains(v.Evidence[len(v.Evidence)-1].Seen, "headless shell draws nothing") {
+				t.Errorf("evidence %+v: want it to say the shell drew nothing", v.Evidence)
+			}
+		})
+	}
+}
+
 func TestEvaluateCombinators(t *testing.T) {
 	t.Parallel()
 	var (

@@ -41,6 +41,12 @@ type Observation struct {
 	// tainted, whatever the contract says.
 	Refused []Refusal `json:"refused,omitempty"`
 
+	// Browser is the product of the browser observed, as its DevTools
+	// endpoint names it ("HeadlessChrome/156.0…" for a headless shell,
+	// "Chrome/156.0…" for the full browser, headless or not). Empty in
+	// reports written before it existed, which were all the full browser.
+	Browser string `json:"browser,omitempty"`
+
 	// Pages holds, for every page URL a dom_text or dom_count clause
 	// names (PageReads), what the judge read there in a tab of its own,
 	// opened after it had observed everything above. Nothing of that tab

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"contractbench/internal/browser"
 	"contractbench/internal/contract"
 	"contractbench/internal/phash"
 	"contractbench/internal/webreplay"
@@ -120,9 +121,22 @@ const blankHost = "blank.example"
 // nearMax of its class, each fixture page at least farMin from both,
 // and screenshot_class clauses judge them accordingly.
 //
-// With -update-classes it first writes the example scenes' screenshots as
-// the classes' PNGs, replacing the old ones.
+// It does so in the full browser (the default launch), which draws the
+// error pages, and in the headless shell, which draws an empty document
+// instead: there every screenshot_class clause on an error page is
+// undecided, and fails, whatever it says; blank and fixture pages are
+// sorted as in the full browser.
+//
+// With -update-classes it first writes the example scenes' screenshots
+// in the full browser as the classes' PNGs, replacing the old ones.
 func TestScreenshotClasses(t *testing.T) {
+	t.Run("chromium", func(t *testing.T) { screenshotClasses(t, "", *updateClasses) })
+	t.Run("headless shell", func(t *testing.T) { screenshotClasses(t, browser.HeadlessShell, false) })
+}
+
+// screenshotClasses is TestScreenshotClasses in the Chromium at execPath
+// ("" for the default launch).
+func screenshotClasses(t *testing.T, execPath string, update bool) {
 	refused := closedPort(t)
 	scenes := []scene{
 		{name: "about-blank", class: blankClass, example: true, replay: true, url: "about:blank"},
@@ -158,15 +172,18 @@ func TestScreenshotClasses(t *testing.T) {
 	if err := a.Add(blankHost, webreplay.Entry{Path: "/", Header: map[string]string{"content-type": "text/html; charset=utf-8"}}, []byte("<!doctype html><title>blank</title>")); err != nil {
 		t.Fatal(err)
 	}
-	web := startReplayWeb(t, a)
+	web := startReplayWebIn(t, a, execPath)
 	replayTab := web.agentTab(t)
 	replayJudge := judgeOf(t, web.browser.URL(), stillClock)
-	sharedTab := openTab(t)
-	sharedJudge := attach(t, stillClock)
+	// A browser of the same binary with no resolver rules, for the pages
+	// off the archive.
+	plain := &replayWeb{browser: launchTest(t, browser.Options{ExecPath: execPath})}
+	plainTab := plain.agentTab(t)
+	plainJudge := judgeOf(t, plain.browser.URL(), stillClock)
 
 	shots := make([]contract.Observation, len(scenes))
 	for i, sc := range scenes {
-		tab, j := sharedTab, sharedJudge
+		tab, j := plainTab, plainJudge
 		if sc.replay {
 			tab, j = replayTab, replayJudge
 		}
@@ -174,7 +191,7 @@ func TestScreenshotClasses(t *testing.T) {
 	}
 	hashAll(t, shots)
 
-	if *updateClasses {
+	if update {
 		writeClasses(t, scenes, shots)
 	}
 	classes := loadClasses(t)
@@ -183,9 +200,12 @@ func TestScreenshotClasses(t *testing.T) {
 		t.Run(sc.name, func(t *testing.T) {
 			obs := shots[i]
 			blank, errPage := distances(t, classes, obs)
-			t.Logf("%s (%s): phash %s, distance %d to %s, %d to %s", sc.name, obs.URL, obs.Screenshot.PHash, blank, blankClass, errPage, errorClass)
-			switch sc.class {
-			case "":
+			t.Logf("%s (%s, %s): phash %s, distance %d to %s, %d to %s", sc.name, obs.URL, obs.Browser, obs.Screenshot.PHash, blank, blankClass, errPage, errorClass)
+			switch {
+			case sc.class == errorClass && drawsNoErrorPage(obs):
+				checkUndecided(t, classes, obs)
+				return
+			case sc.class == "":
 				if blank < farMin || errPage < farMin {
 					t.Errorf("distance %d to %s and %d to %s, want both at least %d", blank, blankClass, errPage, errorClass, farMin)
 				}
@@ -206,28 +226,58 @@ func TestScreenshotClasses(t *testing.T) {
 	}
 }
 
+// classClauses are the screenshot clauses a task would write, and whether
+// each holds on a page of the class sc.
+func classClauses(class string) []struct {
+	clause string
+	holds  bool
+} {
+	return []struct {
+		clause string
+		holds  bool
+	}{
+		{fmt.Sprintf(`{kind: screenshot_class, class_id: %s, distance_max: %d}`, blankClass, nearMax), class == blankClass},
+		{fmt.Sprintf(`{kind: screenshot_class, class_id: %s, distance_max: %d}`, errorClass, errorPageDistanceMax), class == errorClass},
+		{fmt.Sprintf(`{kind: not, child: {kind: screenshot_class, class_id: %s, distance_max: %d}}`, errorClass, errorPageDistanceMax), class != errorClass},
+		{fmt.Sprintf(`{kind: not, child: {kind: screenshot_class, class_id: %s, distance_max: %d}}`, blankClass, nearMax), class != blankClass},
+	}
+}
+
 // checkClassVerdicts evaluates, on obs, the screenshot clauses a task would
 // write, and checks each verdict against the scene's class.
 func checkClassVerdicts(t *testing.T, classes phash.Classes, sc scene, obs contract.Observation) {
 	t.Helper()
-	for _, tc := range []struct {
-		clause string
-		want   bool
-	}{
-		{fmt.Sprintf(`{kind: screenshot_class, class_id: %s, distance_max: %d}`, blankClass, nearMax), sc.class == blankClass},
-		{fmt.Sprintf(`{kind: screenshot_class, class_id: %s, distance_max: %d}`, errorClass, errorPageDistanceMax), sc.class == errorClass},
-		{fmt.Sprintf(`{kind: not, child: {kind: screenshot_class, class_id: %s, distance_max: %d}}`, errorClass, errorPageDistanceMax), sc.class != errorClass},
-		{fmt.Sprintf(`{kind: not, child: {kind: screenshot_class, class_id: %s, distance_max: %d}}`, blankClass, nearMax), sc.class != blankClass},
-	} {
-		p, err := contract.Parse([]byte("postconditions: [" + tc.clause + "]"))
-		if err != nil {
-			t.Fatalf("parsing %s: %v", tc.clause, err)
-		}
-		v := contract.Evaluate(p, obs, classes)
-		if v.Passed != tc.want {
-			t.Errorf("%s: passed = %v, want %v; evidence %+v", tc.clause, v.Passed, tc.want, v.Evidence)
+	for _, tc := range classClauses(sc.class) {
+		if v := evaluateClause(t, tc.clause, obs, classes); v.Passed != tc.holds {
+			t.Errorf("%s: passed = %v, want %v; evidence %+v", tc.clause, v.Passed, tc.holds, v.Evidence)
 		}
 	}
+}
+
+// checkUndecided checks that every screenshot clause is undecided, and
+// fails, on obs: an error page that the browser did not draw.
+func checkUndecided(t *testing.T, classes phash.Classes, obs contract.Observation) {
+	t.Helper()
+	for _, tc := range classClauses(errorClass) {
+		if v := evaluateClause(t, tc.clause, obs, classes); v.Passed || !v.Undecided {
+			t.Errorf("%s on an error page the shell did not draw: passed %v, undecided %v, want failed and undecided; evidence %+v", tc.clause, v.Passed, v.Undecided, v.Evidence)
+		}
+	}
+}
+
+func evaluateClause(t *testing.T, clause string, obs contract.Observation, classes phash.Classes) contract.Verdict {
+	t.Helper()
+	p, err := contract.Parse([]byte("postconditions: [" + clause + "]"))
+	if err != nil {
+		t.Fatalf("parsing %s: %v", clause, err)
+	}
+	return contract.Evaluate(p, obs, classes)
+}
+
+// drawsNoErrorPage reports whether obs is of a browser that draws no
+// network error page: a headless shell.
+func drawsNoErrorPage(obs contract.Observation) bool {
+	return strings.HasPrefix(obs.Browser, "HeadlessChrome/")
 }
 
 // photograph loads the scene in tab and returns the judge's observation of
@@ -246,10 +296,14 @@ func photograph(t *testing.T, tab context.Context, j *Judge, sc scene) contract.
 		t.Fatalf("%s: loading %s failed with %s, want %s", sc.name, sc.url, loadErr.ErrorText, sc.loadError)
 	}
 	// Chromium reports the error before its error page is drawn; the page
-	// names the error code once it is.
+	// names the error code once it is. A headless shell draws an empty
+	// error document.
 	ready := func(obs contract.Observation) bool {
-		if sc.loadError == "" {
+		switch {
+		case sc.loadError == "":
 			return obs.URL == sc.url
+		case drawsNoErrorPage(obs):
+			return strings.HasPrefix(obs.URL, "chrome-error:")
 		}
 		body := obs.Elements["body"]
 		return len(body.Texts) > 0 && strings.Contains(body.Texts[0], strings.TrimPrefix(sc.loadError, "net::"))

@@ -69,9 +69,15 @@ func (l *hostLog) snapshot() map[string]int {
 	return maps.Clone(l.hosts)
 }
 
-// startReplayWeb serves a under replay and launches a Chromium pointed at
-// it. Both end with the test.
+// startReplayWeb serves a under replay and launches the default Chromium
+// pointed at it. Both end with the test.
 func startReplayWeb(t *testing.T, a *webreplay.Archive) *replayWeb {
+	return startReplayWebIn(t, a, "")
+}
+
+// startReplayWebIn is startReplayWeb with the Chromium at execPath ("" for
+// the default).
+func startReplayWebIn(t *testing.T, a *webreplay.Archive, execPath string) *replayWeb {
 	t.Helper()
 	w := &replayWeb{archive: a, replay: webreplay.Replay(a)}
 	handler := http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
@@ -96,25 +102,29 @@ func startReplayWeb(t *testing.T, a *webreplay.Archive) *replayWeb {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(w.launchDir) })
+	// Registered after the server's cleanup, so it runs first: the
+	// browser goes before the server it talks to.
+	w.browser = launchTest(t, browser.Options{ExecPath: execPath, Flags: srv.ChromiumFlags(), TempDir: w.launchDir})
+	return w
+}
+
+// launchTest launches a Chromium with opts (as root, without the sandbox),
+// closed at the end of the test.
+func launchTest(t *testing.T, opts browser.Options) *browser.Browser {
+	t.Helper()
 	ctx, cancel := bounded(t)
 	defer cancel()
-	b, err := browser.Launch(ctx, browser.Options{
-		NoSandbox: os.Geteuid() == 0,
-		Flags:     srv.ChromiumFlags(),
-		TempDir:   w.launchDir,
-	})
+	opts.NoSandbox = os.Geteuid() == 0
+	b, err := browser.Launch(ctx, opts)
 	if err != nil {
-		t.Fatalf("replay tests need Chromium (apt-get install chromium): %v", err)
+		t.Fatalf("these tests need Chromium (make chromium): %v", err)
 	}
-	// Registered after the server's, so it runs first: the browser goes
-	// before the server it talks to.
 	t.Cleanup(func() {
 		if err := b.Close(); err != nil {
 			t.Errorf("closing the browser: %v", err)
 		}
 	})
-	w.browser = b
-	return w
+	return b
 }
 
 // agentTab attaches a chromedp context, playing the agent, to the page the

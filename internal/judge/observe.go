@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 
@@ -113,6 +115,11 @@ func (j *Judge) Observe(ctx context.Context, want Want) (contract.Observation, e
 	}
 	settling.WaitedMS = time.Since(start).Milliseconds()
 	obs.Settling = settling
+	version, err := cdpconn.Send(ctx, j.conn, "", browser.GetVersion, cdp.Empty{})
+	if err != nil {
+		return contract.Observation{}, j.explain(err)
+	}
+	obs.Browser = version.Product
 	// Everything of the agent's is observed: only now does the judge
 	// open pages of its own.
 	if obs.Pages, err = j.readPages(ctx, want.Pages); err != nil {
