@@ -59,7 +59,7 @@ func runValidate(st *State, args []string) error {
 	if len(problems) == 0 {
 		// Only a suite that validates can be run; its new tasks are
 		// played once on their start page.
-		problems = checkStartPages(st, st.Stdout, newTasks(paths))
+		problems = inputs.CheckStartPages(st.Stdout, inputs.NewTasks(paths), playNoop(st))
 	}
 	for _, p := range problems {
 		fmt.Fprintln(st.Stdout, p.String())
