@@ -3,15 +3,11 @@ package cli
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
-	"net"
 	"net/http"
-	"net/url"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -26,7 +22,6 @@ import (
 	"contractbench/internal/runner"
 	"contractbench/internal/servers"
 	"contractbench/internal/suite"
-	"contractbench/internal/transcript"
 	"contractbench/internal/webreplay"
 )
 
@@ -267,7 +262,7 @@ var runFlag = map[runner.Field]string{
 	runner.FieldBrowserURLs: "--browser-url", runner.FieldWeb: "--web", runner.FieldPace: "--pace",
 	runner.FieldResume: "--resume", runner.FieldAgentCDP: "--agent-cdp", runner.FieldAgent: "--agent",
 	runner.FieldAgentCmd: "--agent-cmd", runner.FieldPaceJitter: "--pace-jitter", runner.FieldRecordTo: "--record-to",
-	runner.FieldMaxTotalUSD: "--max-total-usd", runner.FieldTrace: "--trace",
+	runner.FieldMaxTotalUSD: "--max-total-usd", runner.FieldTrace: "--trace", runner.FieldPrices: "--price",
 }
 
 // planError is runner.NewPlan's refusal as a usage error, naming the
@@ -332,11 +327,12 @@ func setAgent(st *State, spec *runner.Spec, f *runFlags, ls *inputs.Suite, serve
 	switch f.agent {
 	case agentExec:
 	case agentReference:
-		a.Provider, err = referenceAgent(spec.Tasks, server)
+		a.Provider, err = runner.ReferenceAgent(spec.Tasks, server)
 	case nullagent.NameNoop, nullagent.NameRandom:
 		a, err = nullAgent(f, server)
 	case llm.NameReplay:
-		a.Provider, a.Replays, err = replayAgent(f, ls, spec.Tasks, spec.Inputs)
+		a.Replays, err = ls.Replays(spec.Tasks, f.server, f.transcripts, f.recordHint, spec.Inputs)
+		a.Provider = runner.ReplayAgent(a.Replays)
 	default:
 		a.Provider, err = paidAgent(st, f, spec.Prices)
 	}
@@ -344,52 +340,8 @@ func setAgent(st *State, spec *runner.Spec, f *runFlags, ls *inputs.Suite, serve
 		a.Exec = execAgent(st, f)
 	}
 	spec.Agent = a
-	return err
-}
-
-// referenceAgent plays each task's reference solution on server, after
-// checking that server can play every one.
-func referenceAgent(tasks []*suite.Task, server *servers.Profile) (runner.ProviderFunc, error) {
-	for _, t := range tasks {
-		if err := server.CheckReference(t.Reference); err != nil {
-			return nil, usagef("%s: reference on server %s: %v", t.File, server.Name(), err)
-		}
-	}
-	return func(t *suite.Task) (llm.Provider, error) { return server.Reference(t.Reference), nil }, nil
-}
-
-// replayAgent replays each task's transcript: the suite's, read with the
-// suite, or one of the --transcripts folder, read here. Each one's digest
-// goes into its task's inputs. It returns the transcripts too, by task.
-func replayAgent(f *runFlags, ls *inputs.Suite, tasks []*suite.Task, prov map[string]report.TaskProvenance) (runner.ProviderFunc, map[string]*transcript.Transcript, error) {
-	records := map[string]*transcript.Transcript{}
-	for _, t := range tasks {
-		path := ls.TranscriptFile(f.server, t.ID)
-		if f.transcripts != "" {
-			path = filepath.Join(f.transcripts, t.ID+".jsonl")
-		}
-		tr, ok := ls.Transcripts[path]
-		if !ok {
-			if !fileExists(path) {
-				return nil, nil, usagef("%s: no transcript for %s (record one with: %s)", path, t.ID, f.recordHint(t.ID))
-			}
-			var err error
-			if tr, err = inputs.ReadTranscript(path); err != nil {
-				return nil, nil, asUsage(err)
-			}
-		}
-		records[t.ID] = tr.Transcript
-		p := prov[t.ID]
-		p.Transcript = tr.Digest
-		prov[t.ID] = p
-	}
-	return func(t *suite.Task) (llm.Provider, error) {
-		digest, err := inputs.TaskDigest(t)
-		if err != nil {
-			return nil, err
-		}
-		return llm.NewReplay(records[t.ID], digest), nil
-	}, records, nil
+	// Each refusal of the agent is the caller's: a flag, a key or a file.
+	return asUsage(err)
 }
 
 // paceRecorded is the --pace that waits the think times transcripts
@@ -419,9 +371,9 @@ func paceOf(f *runFlags) (*runner.Pace, error) {
 	return p, nil
 }
 
-// paidAgent checks the paid-call opt-in, the provider's key and the
-// model's price, and returns how to build each task's provider from the
-// environment and flags.
+// paidAgent checks the paid-call opt-in and the provider's key, and
+// returns how to build each task's provider from the environment and
+// flags (runner.PaidAgent checks that it builds, and the model's price).
 func paidAgent(st *State, f *runFlags, prices *llm.Prices) (runner.ProviderFunc, error) {
 	keyVar := "ANTHROPIC_API_KEY"
 	if f.agent == llm.NameOpenAI {
@@ -437,18 +389,8 @@ func paidAgent(st *State, f *runFlags, prices *llm.Prices) (runner.ProviderFunc,
 		opts := llm.OpenAIOptions{APIKey: key, BaseURL: cmp.Or(f.baseURL, st.Getenv("OPENAI_BASE_URL")), Model: f.model}
 		newProvider = func() (llm.Provider, error) { return llm.NewOpenAI(opts) }
 	}
-	// One is built now so a bad key, URL or unpriced model stops the run
-	// before it starts; each task then gets its own. Without a price the
-	// max_usd cap could not be enforced, and finding out after the first
-	// response would already have cost money.
-	p, err := newProvider()
-	if err != nil {
-		return nil, asUsage(err)
-	}
-	if _, err := prices.Lookup(p.Model()); err != nil {
-		return nil, usagef("%s: %v (pass --price %s=IN,OUT[,CACHE_READ,CACHE_WRITE])", p.Name(), err, p.Model())
-	}
-	return func(*suite.Task) (llm.Provider, error) { return newProvider() }, nil
+	provider, err := runner.PaidAgent(newProvider, prices)
+	return provider, planError(err)
 }
 
 // browserEndpoints reads --browser-url's values: each a DevTools endpoint
@@ -483,47 +425,12 @@ func browserEndpoints(values []string) ([]string, error) {
 	return out, nil
 }
 
-// checkNetwork makes sure, once before a run on the live web, that the
-// network is there: without it every task would end as an error (one
-// with a start page) or a failure blamed on the agent (one without). It
-// connects to the host of the first task's start URL, or of its reference's
-// first navigation.
+// checkNetwork makes sure, once before a run of tasks on the live web,
+// that the network is there (runner.ProbeNetwork).
 func checkNetwork(st *State, tasks []*suite.Task, web runner.Web) error {
-	var target *url.URL
-	for _, t := range tasks {
-		raw := t.StartURL
-		for _, step := range t.Reference {
-			if raw != "" {
-				break
-			}
-			var args struct {
-				URL string `json:"url"`
-			}
-			if step.Tool == "navigate" && json.Unmarshal(step.Args, &args) == nil {
-				raw = args.URL
-			}
-		}
-		if u, err := url.Parse(raw); err == nil && u.Host != "" {
-			target = u
-			break
-		}
-	}
-	if target == nil {
-		return nil // nothing to check against
-	}
-	port := cmp.Or(target.Port(), map[string]string{"http": "80"}[target.Scheme], "443")
-	addr := net.JoinHostPort(target.Hostname(), port)
-	dial := st.Dial
-	if dial == nil {
-		dial = (&net.Dialer{}).DialContext
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	conn, err := dial(ctx, "tcp", addr)
-	if err != nil {
+	if addr, err := runner.ProbeNetwork(st.Dial, tasks); err != nil {
 		return usagef("--web %s needs the network, but %s cannot be reached (%v); without it every task would end as an error or a failure blamed on the agent. Use --web replay for the hermetic fixture web", web, addr, err)
 	}
-	conn.Close()
 	return nil
 }
 
