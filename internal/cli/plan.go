@@ -165,7 +165,9 @@ func newPlan(st *State, f *runFlags, ls *inputs.Suite) (*runner.Plan, error) {
 		spec.Provenance.ServerPackage = pkg.Name + "@" + pkg.Version
 	}
 	setWeb(&spec, f, ls)
-	spec.WebFaults = faultSwitch(st.Getenv("CONTRACTBENCH_WEB_FAULTS"))
+	if file := st.Getenv("CONTRACTBENCH_WEB_FAULTS"); file != "" {
+		spec.WebFaults = webreplay.FaultFile(file)
+	}
 	if err := setBrowsers(st, &spec, f, server); err != nil {
 		return nil, err
 	}
@@ -207,27 +209,10 @@ func setWeb(spec *runner.Spec, f *runFlags, ls *inputs.Suite) {
 	spec.Web, spec.RecordTo = runner.Web(f.web), f.recordTo
 	switch {
 	case spec.Web == runner.WebReplay && ls.Archive != nil:
-		spec.Archive, spec.Sites = ls.Archive, sandboxSites(ls.Archive)
+		spec.Archive, spec.Sites = ls.Archive, runner.Sites(ls.Archive)
 	case spec.Web == runner.WebRecord:
 		spec.Recorder = webreplay.Record(webreplay.NewArchive("recorded by contractbench run --web record"),
 			&http.Client{Timeout: 60 * time.Second})
-	}
-}
-
-// faultSwitch returns the switch of the faults the web makes on purpose,
-// read from file at each request: 500 or reset while it holds that word,
-// none while it holds anything else or is absent; nil when file is "".
-func faultSwitch(file string) func() webreplay.Fault {
-	if file == "" {
-		return nil
-	}
-	return func() webreplay.Fault {
-		b, _ := os.ReadFile(file)
-		switch f := webreplay.Fault(strings.TrimSpace(string(b))); f {
-		case webreplay.FaultStatus, webreplay.FaultReset:
-			return f
-		}
-		return webreplay.FaultNone
 	}
 }
 
