@@ -92,7 +92,7 @@ func listenLoopback(addr string) (net.Listener, error) {
 	case err != nil:
 		return nil, usagef("mcp: --http %q: %v (want HOST:PORT, e.g. 127.0.0.1:8931)", addr, err)
 	}
-	ln, err := loopback.Listen(addr)
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, usagef("mcp: --http %q: %v", addr, err)
 	}

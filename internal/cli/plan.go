@@ -21,7 +21,6 @@ import (
 	"contractbench/internal/report"
 	"contractbench/internal/runner"
 	"contractbench/internal/servers"
-	"contractbench/internal/suite"
 	"contractbench/internal/webreplay"
 )
 
@@ -145,8 +144,8 @@ func planRun(st *State, f *runFlags) (*inputs.Suite, *runner.Plan, error) {
 // needs (the transcripts when they are not the suite's, the report it
 // resumes), and has runner.NewPlan check the rest and make it the run's
 // plan; then, for a run on the live web, it checks that the network is
-// there. A bad flag, task or input ends the command with a usage error
-// before anything starts.
+// there (runner.ProbeNetwork). A bad flag, task or input ends the
+// command with a usage error before anything starts.
 func newPlan(st *State, f *runFlags, ls *inputs.Suite) (*runner.Plan, error) {
 	tasks, err := ls.Select(f.tasks)
 	if err != nil {
@@ -193,8 +192,8 @@ func newPlan(st *State, f *runFlags, ls *inputs.Suite) (*runner.Plan, error) {
 		return nil, planError(err)
 	}
 	if spec.Web == runner.WebLive || spec.Web == runner.WebRecord {
-		if err := checkNetwork(st, tasks, spec.Web); err != nil {
-			return nil, err
+		if addr, err := runner.ProbeNetwork(st.Dial, tasks); err != nil {
+			return nil, usagef("--web %s needs the network, but %s cannot be reached (%v); without it every task would end as an error or a failure blamed on the agent. Use --web replay for the hermetic fixture web", spec.Web, addr, err)
 		}
 	}
 	return plan, nil
@@ -408,15 +407,6 @@ func browserEndpoints(values []string) ([]string, error) {
 		}
 	}
 	return out, nil
-}
-
-// checkNetwork makes sure, once before a run of tasks on the live web,
-// that the network is there (runner.ProbeNetwork).
-func checkNetwork(st *State, tasks []*suite.Task, web runner.Web) error {
-	if addr, err := runner.ProbeNetwork(st.Dial, tasks); err != nil {
-		return usagef("--web %s needs the network, but %s cannot be reached (%v); without it every task would end as an error or a failure blamed on the agent. Use --web replay for the hermetic fixture web", web, addr, err)
-	}
-	return nil
 }
 
 // serverFunc starts the server of profile for each task, over stdio, so

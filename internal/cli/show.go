@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -81,7 +82,7 @@ func checkLoopback(addr string) error {
 // serveHTML serves page at / on addr, a loopback address, until the
 // command is interrupted.
 func serveHTML(st *State, addr string, page []byte) error {
-	ln, err := loopback.Listen(addr)
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("show: %w", err)
 	}

@@ -26,19 +26,11 @@ func Check(addr string) (host string, err error) {
 	return host, nil
 }
 
-// Listen listens on addr, HOST:PORT, once Check has found its host a
-// loopback one.
-func Listen(addr string) (net.Listener, error) {
-	if _, err := Check(addr); err != nil {
-		return nil, err
-	}
-	return net.Listen("tcp", addr)
-}
-
-// Serve serves h on ln until ctx ends, then shuts the server down: what
-// is under way gets five seconds to finish before it is cut, as a long
-// MCP stream would be. It returns nil once ctx has ended, or the error
-// that stopped the serving before. It closes ln.
+// Serve serves h on ln, which listens on an address Check accepted, until
+// ctx ends, then shuts the server down: what is under way gets five
+// seconds to finish before it is cut, as a long MCP stream would be. It
+// returns nil once ctx has ended, or the error that stopped the serving
+// before. It closes ln.
 func Serve(ctx context.Context, ln net.Listener, h http.Handler) error {
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	done := make(chan error, 1)
