@@ -156,7 +156,7 @@ func newPlan(st *State, f *runFlags, ls *inputs.Suite) (*runner.Plan, error) {
 		return nil, asUsage(err)
 	}
 	spec := runner.Spec{
-		Suite: ls.Suite, GitSHA: gitSHA(st, ls.Dir), Tasks: tasks, Repeat: f.repeat, Classes: ls.Classes,
+		Suite: ls.Suite, GitSHA: inputs.Commit(ls.Dir, st.Now()), Tasks: tasks, Repeat: f.repeat, Classes: ls.Classes,
 		Server:     runner.Server{Name: f.server, Start: serverFunc(st, server, root, ls.UploadsDir()), Allow: server.Allow(), Unsafe: server.UnsafeTools()},
 		Provenance: report.Provenance{Contractbench: buildVersion()},
 	}
