@@ -36,6 +36,7 @@ var neverImports = map[string][]string{
 	"internal/suite":               {"*", "-internal/contract", "-internal/problem"},
 	"internal/browser":             {"*", "-internal/cdpconn", "-internal/lockfile"},
 	"internal/lockfile":            {"*"},
+	"internal/loopback":            {"*"},
 	"internal/stats":               {"*"},
 	"internal/sandbox":             {"*"},
 	"internal/generate":            {"*", "-internal/contract", "-internal/problem", "-internal/suite"},

@@ -2,15 +2,16 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
-	"time"
 
 	cdpproto "github.com/chromedp/cdproto/cdp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"contractbench/internal/loopback"
 	"contractbench/internal/toolserver"
 )
 
@@ -84,12 +85,12 @@ func runMCP(st *State, args []string) error {
 
 // listenLoopback listens on addr, which must name a loopback host.
 func listenLoopback(addr string) (net.Listener, error) {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return nil, usagef("mcp: --http %q: %v (want HOST:PORT, e.g. 127.0.0.1:8931)", addr, err)
-	}
-	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+	host, err := loopback.Check(addr)
+	switch {
+	case errors.Is(err, loopback.ErrNotLoopback):
 		return nil, usagef("mcp: --http %q: %q is not a loopback address; whoever reaches the server drives the browser", addr, host)
+	case err != nil:
+		return nil, usagef("mcp: --http %q: %v (want HOST:PORT, e.g. 127.0.0.1:8931)", addr, err)
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -102,19 +103,11 @@ func listenLoopback(addr string) (net.Listener, error) {
 func serveHTTP(ctx context.Context, st *State, ln net.Listener, server *mcp.Server) error {
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil))
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(st.Stderr, "MCP streamable HTTP: http://%s/mcp\n", ln.Addr())
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case err := <-errc:
+	if err := loopback.Serve(ctx, ln, mux); err != nil {
 		return fmt.Errorf("mcp: serve http: %w", err)
-	case <-ctx.Done():
-		shut, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		defer cancel()
-		srv.Shutdown(shut)
-		return nil
 	}
+	return nil
 }
 
 type nopWriteCloser struct{ io.Writer }

@@ -3,15 +3,11 @@ package cli
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
-	"net"
 	"net/http"
-	"net/url"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -25,8 +21,6 @@ import (
 	"contractbench/internal/report"
 	"contractbench/internal/runner"
 	"contractbench/internal/servers"
-	"contractbench/internal/suite"
-	"contractbench/internal/transcript"
 	"contractbench/internal/webreplay"
 )
 
@@ -150,8 +144,8 @@ func planRun(st *State, f *runFlags) (*inputs.Suite, *runner.Plan, error) {
 // needs (the transcripts when they are not the suite's, the report it
 // resumes), and has runner.NewPlan check the rest and make it the run's
 // plan; then, for a run on the live web, it checks that the network is
-// there. A bad flag, task or input ends the command with a usage error
-// before anything starts.
+// there (runner.ProbeNetwork). A bad flag, task or input ends the
+// command with a usage error before anything starts.
 func newPlan(st *State, f *runFlags, ls *inputs.Suite) (*runner.Plan, error) {
 	tasks, err := ls.Select(f.tasks)
 	if err != nil {
@@ -162,7 +156,7 @@ func newPlan(st *State, f *runFlags, ls *inputs.Suite) (*runner.Plan, error) {
 		return nil, asUsage(err)
 	}
 	spec := runner.Spec{
-		Suite: ls.Suite, GitSHA: gitSHA(st, ls.Dir), Tasks: tasks, Repeat: f.repeat, Classes: ls.Classes,
+		Suite: ls.Suite, GitSHA: inputs.Commit(ls.Dir, st.Now()), Tasks: tasks, Repeat: f.repeat, Classes: ls.Classes,
 		Server:     runner.Server{Name: f.server, Start: serverFunc(st, server, root, ls.UploadsDir()), Allow: server.Allow(), Unsafe: server.UnsafeTools()},
 		Provenance: report.Provenance{Contractbench: buildVersion()},
 	}
@@ -170,7 +164,9 @@ func newPlan(st *State, f *runFlags, ls *inputs.Suite) (*runner.Plan, error) {
 		spec.Provenance.ServerPackage = pkg.Name + "@" + pkg.Version
 	}
 	setWeb(&spec, f, ls)
-	spec.WebFaults = faultSwitch(st.Getenv("CONTRACTBENCH_WEB_FAULTS"))
+	if file := st.Getenv("CONTRACTBENCH_WEB_FAULTS"); file != "" {
+		spec.WebFaults = webreplay.FaultFile(file)
+	}
 	if err := setBrowsers(st, &spec, f, server); err != nil {
 		return nil, err
 	}
@@ -196,8 +192,8 @@ func newPlan(st *State, f *runFlags, ls *inputs.Suite) (*runner.Plan, error) {
 		return nil, planError(err)
 	}
 	if spec.Web == runner.WebLive || spec.Web == runner.WebRecord {
-		if err := checkNetwork(st, tasks, spec.Web); err != nil {
-			return nil, err
+		if addr, err := runner.ProbeNetwork(st.Dial, tasks); err != nil {
+			return nil, usagef("--web %s needs the network, but %s cannot be reached (%v); without it every task would end as an error or a failure blamed on the agent. Use --web replay for the hermetic fixture web", spec.Web, addr, err)
 		}
 	}
 	return plan, nil
@@ -212,27 +208,10 @@ func setWeb(spec *runner.Spec, f *runFlags, ls *inputs.Suite) {
 	spec.Web, spec.RecordTo = runner.Web(f.web), f.recordTo
 	switch {
 	case spec.Web == runner.WebReplay && ls.Archive != nil:
-		spec.Archive, spec.Sites = ls.Archive, sandboxSites(ls.Archive)
+		spec.Archive, spec.Sites = ls.Archive, runner.Sites(ls.Archive)
 	case spec.Web == runner.WebRecord:
 		spec.Recorder = webreplay.Record(webreplay.NewArchive("recorded by contractbench run --web record"),
 			&http.Client{Timeout: 60 * time.Second})
-	}
-}
-
-// faultSwitch returns the switch of the faults the web makes on purpose,
-// read from file at each request: 500 or reset while it holds that word,
-// none while it holds anything else or is absent; nil when file is "".
-func faultSwitch(file string) func() webreplay.Fault {
-	if file == "" {
-		return nil
-	}
-	return func() webreplay.Fault {
-		b, _ := os.ReadFile(file)
-		switch f := webreplay.Fault(strings.TrimSpace(string(b))); f {
-		case webreplay.FaultStatus, webreplay.FaultReset:
-			return f
-		}
-		return webreplay.FaultNone
 	}
 }
 
@@ -267,7 +246,7 @@ var runFlag = map[runner.Field]string{
 	runner.FieldBrowserURLs: "--browser-url", runner.FieldWeb: "--web", runner.FieldPace: "--pace",
 	runner.FieldResume: "--resume", runner.FieldAgentCDP: "--agent-cdp", runner.FieldAgent: "--agent",
 	runner.FieldAgentCmd: "--agent-cmd", runner.FieldPaceJitter: "--pace-jitter", runner.FieldRecordTo: "--record-to",
-	runner.FieldMaxTotalUSD: "--max-total-usd", runner.FieldTrace: "--trace",
+	runner.FieldMaxTotalUSD: "--max-total-usd", runner.FieldTrace: "--trace", runner.FieldPrices: "--price",
 }
 
 // planError is runner.NewPlan's refusal as a usage error, naming the
@@ -332,11 +311,12 @@ func setAgent(st *State, spec *runner.Spec, f *runFlags, ls *inputs.Suite, serve
 	switch f.agent {
 	case agentExec:
 	case agentReference:
-		a.Provider, err = referenceAgent(spec.Tasks, server)
+		a.Provider, err = runner.ReferenceAgent(spec.Tasks, server)
 	case nullagent.NameNoop, nullagent.NameRandom:
 		a, err = nullAgent(f, server)
 	case llm.NameReplay:
-		a.Provider, a.Replays, err = replayAgent(f, ls, spec.Tasks, spec.Inputs)
+		a.Replays, err = ls.Replays(spec.Tasks, f.server, f.transcripts, f.recordHint, spec.Inputs)
+		a.Provider = runner.ReplayAgent(a.Replays)
 	default:
 		a.Provider, err = paidAgent(st, f, spec.Prices)
 	}
@@ -344,52 +324,8 @@ func setAgent(st *State, spec *runner.Spec, f *runFlags, ls *inputs.Suite, serve
 		a.Exec = execAgent(st, f)
 	}
 	spec.Agent = a
-	return err
-}
-
-// referenceAgent plays each task's reference solution on server, after
-// checking that server can play every one.
-func referenceAgent(tasks []*suite.Task, server *servers.Profile) (runner.ProviderFunc, error) {
-	for _, t := range tasks {
-		if err := server.CheckReference(t.Reference); err != nil {
-			return nil, usagef("%s: reference on server %s: %v", t.File, server.Name(), err)
-		}
-	}
-	return func(t *suite.Task) (llm.Provider, error) { return server.Reference(t.Reference), nil }, nil
-}
-
-// replayAgent replays each task's transcript: the suite's, read with the
-// suite, or one of the --transcripts folder, read here. Each one's digest
-// goes into its task's inputs. It returns the transcripts too, by task.
-func replayAgent(f *runFlags, ls *inputs.Suite, tasks []*suite.Task, prov map[string]report.TaskProvenance) (runner.ProviderFunc, map[string]*transcript.Transcript, error) {
-	records := map[string]*transcript.Transcript{}
-	for _, t := range tasks {
-		path := ls.TranscriptFile(f.server, t.ID)
-		if f.transcripts != "" {
-			path = filepath.Join(f.transcripts, t.ID+".jsonl")
-		}
-		tr, ok := ls.Transcripts[path]
-		if !ok {
-			if !fileExists(path) {
-				return nil, nil, usagef("%s: no transcript for %s (record one with: %s)", path, t.ID, f.recordHint(t.ID))
-			}
-			var err error
-			if tr, err = inputs.ReadTranscript(path); err != nil {
-				return nil, nil, asUsage(err)
-			}
-		}
-		records[t.ID] = tr.Transcript
-		p := prov[t.ID]
-		p.Transcript = tr.Digest
-		prov[t.ID] = p
-	}
-	return func(t *suite.Task) (llm.Provider, error) {
-		digest, err := inputs.TaskDigest(t)
-		if err != nil {
-			return nil, err
-		}
-		return llm.NewReplay(records[t.ID], digest), nil
-	}, records, nil
+	// Each refusal of the agent is the caller's: a flag, a key or a file.
+	return asUsage(err)
 }
 
 // paceRecorded is the --pace that waits the think times transcripts
@@ -419,9 +355,9 @@ func paceOf(f *runFlags) (*runner.Pace, error) {
 	return p, nil
 }
 
-// paidAgent checks the paid-call opt-in, the provider's key and the
-// model's price, and returns how to build each task's provider from the
-// environment and flags.
+// paidAgent checks the paid-call opt-in and the provider's key, and
+// returns how to build each task's provider from the environment and
+// flags (runner.PaidAgent checks that it builds, and the model's price).
 func paidAgent(st *State, f *runFlags, prices *llm.Prices) (runner.ProviderFunc, error) {
 	keyVar := "ANTHROPIC_API_KEY"
 	if f.agent == llm.NameOpenAI {
@@ -437,18 +373,8 @@ func paidAgent(st *State, f *runFlags, prices *llm.Prices) (runner.ProviderFunc,
 		opts := llm.OpenAIOptions{APIKey: key, BaseURL: cmp.Or(f.baseURL, st.Getenv("OPENAI_BASE_URL")), Model: f.model}
 		newProvider = func() (llm.Provider, error) { return llm.NewOpenAI(opts) }
 	}
-	// One is built now so a bad key, URL or unpriced model stops the run
-	// before it starts; each task then gets its own. Without a price the
-	// max_usd cap could not be enforced, and finding out after the first
-	// response would already have cost money.
-	p, err := newProvider()
-	if err != nil {
-		return nil, asUsage(err)
-	}
-	if _, err := prices.Lookup(p.Model()); err != nil {
-		return nil, usagef("%s: %v (pass --price %s=IN,OUT[,CACHE_READ,CACHE_WRITE])", p.Name(), err, p.Model())
-	}
-	return func(*suite.Task) (llm.Provider, error) { return newProvider() }, nil
+	provider, err := runner.PaidAgent(newProvider, prices)
+	return provider, planError(err)
 }
 
 // browserEndpoints reads --browser-url's values: each a DevTools endpoint
@@ -481,50 +407,6 @@ func browserEndpoints(values []string) ([]string, error) {
 		}
 	}
 	return out, nil
-}
-
-// checkNetwork makes sure, once before a run on the live web, that the
-// network is there: without it every task would end as an error (one
-// with a start page) or a failure blamed on the agent (one without). It
-// connects to the host of the first task's start URL, or of its reference's
-// first navigation.
-func checkNetwork(st *State, tasks []*suite.Task, web runner.Web) error {
-	var target *url.URL
-	for _, t := range tasks {
-		raw := t.StartURL
-		for _, step := range t.Reference {
-			if raw != "" {
-				break
-			}
-			var args struct {
-				URL string `json:"url"`
-			}
-			if step.Tool == "navigate" && json.Unmarshal(step.Args, &args) == nil {
-				raw = args.URL
-			}
-		}
-		if u, err := url.Parse(raw); err == nil && u.Host != "" {
-			target = u
-			break
-		}
-	}
-	if target == nil {
-		return nil // nothing to check against
-	}
-	port := cmp.Or(target.Port(), map[string]string{"http": "80"}[target.Scheme], "443")
-	addr := net.JoinHostPort(target.Hostname(), port)
-	dial := st.Dial
-	if dial == nil {
-		dial = (&net.Dialer{}).DialContext
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	conn, err := dial(ctx, "tcp", addr)
-	if err != nil {
-		return usagef("--web %s needs the network, but %s cannot be reached (%v); without it every task would end as an error or a failure blamed on the agent. Use --web replay for the hermetic fixture web", web, addr, err)
-	}
-	conn.Close()
-	return nil
 }
 
 // serverFunc starts the server of profile for each task, over stdio, so

@@ -67,7 +67,7 @@ func runRegrade(st *State, args []string) error {
 	for _, t := range s.Tasks {
 		contracts[t.ID] = t.Postconditions
 	}
-	from := report.Regraded{From: path, FromGitSHA: old.GitSHA, At: st.Now().UTC().Truncate(1e9), SuiteGitSHA: gitSHA(st, s.Dir)}
+	from := report.Regraded{From: path, FromGitSHA: old.GitSHA, At: st.Now().UTC().Truncate(1e9), SuiteGitSHA: inputs.Commit(s.Dir, st.Now())}
 	run, changes := report.Regrade(old, from, report.Regrading{Contracts: contracts, Suite: s.Dir, Dir: filepath.Dir(path),
 		Evaluate: func(pc contract.Postconditions, obs *contract.Observation) contract.Verdict {
 			return judge.Evaluate(pc, obs, classes)

@@ -5,8 +5,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
-	"strings"
 
 	"contractbench/internal/report"
 	"contractbench/internal/runner"
@@ -93,19 +91,4 @@ func verdictErr(run *report.Run, v report.Verdicts) error {
 		return failed("")
 	}
 	return nil
-}
-
-// gitSHA names the report: the short commit of the tree dir is in, with
-// -dirty when it has uncommitted changes, or "nogit" outside a repository.
-func gitSHA(st *State, dir string) string {
-	out, err := exec.Command("git", "-C", dir, "rev-parse", "--short=12", "HEAD").Output()
-	if err != nil {
-		return "nogit-" + st.Now().UTC().Format("20060102T150405Z")
-	}
-	sha := strings.TrimSpace(string(out))
-	status, err := exec.Command("git", "-C", dir, "status", "--porcelain", "--untracked-files=no").Output()
-	if err == nil && len(bytes.TrimSpace(status)) > 0 {
-		sha += "-dirty"
-	}
-	return sha
 }

@@ -3,15 +3,14 @@ package cli
 import (
 	"bytes"
 	"cmp"
-	"context"
 	"errors"
 	"fmt"
 	"net"
 	"net/http"
 	"path/filepath"
 	"strings"
-	"time"
 
+	"contractbench/internal/loopback"
 	"contractbench/internal/report"
 )
 
@@ -70,12 +69,12 @@ func runShow(st *State, args []string) error {
 // checkLoopback returns a usage error unless addr is a loopback address
 // with a port.
 func checkLoopback(addr string) error {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return usagef("show: --addr %q: %v", addr, err)
-	}
-	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+	_, err := loopback.Check(addr)
+	switch {
+	case errors.Is(err, loopback.ErrNotLoopback):
 		return usagef("show: --addr %q: only a loopback address is served (127.0.0.1, ::1 or localhost)", addr)
+	case err != nil:
+		return usagef("show: --addr %q: %v", addr, err)
 	}
 	return nil
 }
@@ -94,20 +93,10 @@ func serveHTML(st *State, addr string, page []byte) error {
 		w.Header().Set("Content-Security-Policy", "default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'")
 		w.Write(page)
 	})
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	ctx, cancel := st.Context()
 	defer cancel()
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
 	fmt.Fprintf(st.Stdout, "serving http://%s/ (interrupt to stop)\n", ln.Addr())
-	select {
-	case err := <-done:
-		return fmt.Errorf("show: %w", err)
-	case <-ctx.Done():
-	}
-	shut, cancelShut := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancelShut()
-	if err := srv.Shutdown(shut); err != nil && !errors.Is(err, http.ErrServerClosed) {
+	if err := loopback.Serve(ctx, ln, mux); err != nil {
 		return fmt.Errorf("show: %w", err)
 	}
 	return nil

@@ -3,9 +3,15 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
+	"runtime"
 
 	"contractbench/internal/inputs"
+	"contractbench/internal/nullagent"
 	"contractbench/internal/problem"
+	"contractbench/internal/report"
+	"contractbench/internal/runner"
+	"contractbench/internal/suite"
 )
 
 const validateHelp = `
@@ -59,7 +65,7 @@ func runValidate(st *State, args []string) error {
 	if len(problems) == 0 {
 		// Only a suite that validates can be run; its new tasks are
 		// played once on their start page.
-		problems = checkStartPages(st, st.Stdout, newTasks(paths))
+		problems = inputs.CheckStartPages(st.Stdout, inputs.NewTasks(paths), playNoop(st))
 	}
 	for _, p := range problems {
 		fmt.Fprintln(st.Stdout, p.String())
@@ -69,4 +75,23 @@ func runValidate(st *State, args []string) error {
 	}
 	fmt.Fprintf(st.Stdout, "ok: %d file(s) valid\n", checked)
 	return nil
+}
+
+// playNoop is validate's player of the start-page check
+// (inputs.CheckStartPages): it runs the null agent noop on the tasks
+// quietly, planned as run plans it.
+func playNoop(st *State) inputs.PlayNoop {
+	return func(dir string, ids []string) (*report.Run, *suite.Suite, error) {
+		// As many at once as the machine has processors: each task is a
+		// start page and a judgement, no agent.
+		f := runFlags{suiteDir: dir, tasks: ids, agent: nullagent.NameNoop, server: "builtin",
+			web: string(runner.WebReplay), parallel: max(1, min(len(ids), runtime.NumCPU())), repeat: 1}
+		quiet := *st
+		quiet.Stderr = io.Discard
+		ls, plan, err := planRun(&quiet, &f)
+		if err != nil {
+			return nil, nil, err
+		}
+		return execute(&quiet, plan, runner.Hooks{}), ls.Suite, nil
+	}
 }

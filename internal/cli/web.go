@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"contractbench/internal/runner"
 	"contractbench/internal/webreplay"
 )
 
@@ -65,7 +66,7 @@ func runWebServe(st *State, args []string) error {
 		return asUsage(err)
 	}
 	replay := webreplay.Replay(archive)
-	srv, err := webreplay.NewServer(replayHandler(archive, replay), webreplay.ServerOptions{Port: *port, Hosts: archive.Hosts()})
+	srv, err := webreplay.NewServer(runner.ReplayHandler(archive, replay), webreplay.ServerOptions{Port: *port, Hosts: archive.Hosts()})
 	if err != nil {
 		return err
 	}

@@ -5,4 +5,7 @@
 // what a run uses is what was checked, and every problem names the file
 // and the path inside it (problem.List). `contractbench validate` prints
 // them; run, record, compare and judge refuse a suite that has any.
+// validate's one check that needs a browser is here too: which tasks are
+// new (NewTasks), and the problem of each whose contract holds on its
+// start page for an agent that does nothing (CheckStartPages).
 package inputs

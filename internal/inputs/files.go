@@ -36,7 +36,7 @@ func Check(path string) (int, error) {
 	switch {
 	case filepath.Ext(path) == ".jsonl":
 		// A lone transcript: well formed, finished, and not edited by hand.
-		tr, err := ReadTranscript(path)
+		tr, err := readTranscript(path)
 		if err != nil {
 			return 1, err
 		}
@@ -94,10 +94,10 @@ func checkContract(path string, data []byte) error {
 	return nil
 }
 
-// ReadTranscript reads a transcript, once, and checks what makes one
+// readTranscript reads a transcript, once, and checks what makes one
 // unusable for a replay: malformed lines, and no final answer line (cut
 // short, or a run that never finished).
-func ReadTranscript(path string) (*Transcript, error) {
+func readTranscript(path string) (*Transcript, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, problem.List{{File: path, Msg: "transcript: " + err.Error()}}

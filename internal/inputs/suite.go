@@ -142,7 +142,7 @@ func checkSuite(dir string, drift bool) (*Suite, int, error) {
 // its task; with drift, also that it was neither edited after recording nor
 // recorded for another version of the task.
 func (s *Suite) addTranscript(file string, drift bool) error {
-	tr, err := ReadTranscript(file)
+	tr, err := readTranscript(file)
 	if err != nil {
 		return err
 	}
@@ -254,4 +254,34 @@ func LoadClasses(dir string) (phash.Classes, error) {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
 	return c, nil
+}
+
+// Replays returns the transcript each of tasks replays on server, by task
+// ID: the suite's, read with it, or, when dir is not "", the one in dir,
+// read now. Each one's digest goes into its task's provenance in prov. A
+// task without one is an error naming the file and the command that
+// records it, as hint writes it.
+func (s *Suite) Replays(tasks []*suite.Task, server, dir string, hint func(task string) string, prov map[string]report.TaskProvenance) (map[string]*transcript.Transcript, error) {
+	records := map[string]*transcript.Transcript{}
+	for _, t := range tasks {
+		path := s.TranscriptFile(server, t.ID)
+		if dir != "" {
+			path = filepath.Join(dir, t.ID+".jsonl")
+		}
+		tr, ok := s.Transcripts[path]
+		if !ok {
+			if !exists(path) {
+				return nil, fmt.Errorf("%s: no transcript for %s (record one with: %s)", path, t.ID, hint(t.ID))
+			}
+			var err error
+			if tr, err = readTranscript(path); err != nil {
+				return nil, err
+			}
+		}
+		records[t.ID] = tr.Transcript
+		p := prov[t.ID]
+		p.Transcript = tr.Digest
+		prov[t.ID] = p
+	}
+	return records, nil
 }

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"contractbench/internal/llm"
 	"contractbench/internal/report"
 	"contractbench/internal/runner"
 	"contractbench/internal/suite"
@@ -43,37 +42,18 @@ func BenchmarkSuite(b *testing.B) {
 }
 
 // replayProvider reads every task's committed transcript once and returns
-// a ProviderFunc that replays it, checked against the task spec's digest
-// as `contractbench run` checks it. Each attempt gets a fresh replay.
+// the replayed agent of them, as `contractbench run` plays it.
 func replayProvider(b *testing.B, tasks []*suite.Task) runner.ProviderFunc {
 	b.Helper()
-	type recording struct {
-		t      *transcript.Transcript
-		digest string
-	}
-	recs := make(map[string]recording, len(tasks))
+	records := make(map[string]*transcript.Transcript, len(tasks))
 	for _, tk := range tasks {
 		tr, err := transcripttest.ReadFile(webSuite.TranscriptFile("builtin", tk.ID))
 		if err != nil {
 			b.Fatal(err)
 		}
-		canon, err := tk.AgentTask()
-		if err != nil {
-			b.Fatalf("task %s: %v", tk.ID, err)
-		}
-		digest, err := transcript.TaskDigest(canon)
-		if err != nil {
-			b.Fatalf("task %s: %v", tk.ID, err)
-		}
-		recs[tk.ID] = recording{tr, digest}
+		records[tk.ID] = tr
 	}
-	return func(tk *suite.Task) (llm.Provider, error) {
-		r, ok := recs[tk.ID]
-		if !ok {
-			return nil, fmt.Errorf("no transcript for task %s", tk.ID)
-		}
-		return llm.NewReplay(r.t, r.digest), nil
-	}
+	return runner.ReplayAgent(records)
 }
 
 func notPassed(run *report.Run) []string {

@@ -13,7 +13,9 @@
 // A run is a Plan, made and checked by NewPlan before it starts and only
 // read after; every check of its settings is NewPlan's, each refusal a
 // FieldError naming the Spec's fields. A SpendLimit holds one run, or
-// several one after another, to a total budget.
+// several one after another, to a total budget. The agents a Spec names
+// are built here as well (ReferenceAgent, ReplayAgent, PaidAgent), from
+// what the command read.
 //
 // A task the agent fails is a result. A browser or server that dies ends
 // that task as an error; the run goes on with the next task, in a new

@@ -8,7 +8,7 @@ import (
 )
 
 // Field names a setting of a Spec that NewPlan's checks can find wrong,
-// or the total of a SpendLimit. The runner knows its settings, not how a
+// or the total of a SpendLimit, or the prices PaidAgent finds lacking. The runner knows its settings, not how a
 // command sets them: the command that fills the Spec names each field its
 // own way (FieldError.Render).
 type Field string
@@ -28,11 +28,12 @@ const (
 	FieldRecordTo    Field = "record_to"
 	FieldMaxTotalUSD Field = "max_total_usd"
 	FieldTrace       Field = "trace"
+	FieldPrices      Field = "prices"
 )
 
 // Fields lists every Field, for a command to check it names them all.
 var Fields = []Field{FieldIsolate, FieldParallel, FieldBrowsers, FieldBrowserURLs, FieldWeb, FieldPace, FieldResume, FieldAgentCDP,
-	FieldAgent, FieldAgentCmd, FieldPaceJitter, FieldRecordTo, FieldMaxTotalUSD, FieldTrace}
+	FieldAgent, FieldAgentCmd, FieldPaceJitter, FieldRecordTo, FieldMaxTotalUSD, FieldTrace, FieldPrices}
 
 // FieldError is a check of a Spec that failed. Its text says what is
 // wrong and names the fields it concerns where it holds {field}: Error

@@ -2,6 +2,8 @@ package webreplay
 
 import (
 	"net/http"
+	"os"
+	"strings"
 	"time"
 )
 
@@ -30,6 +32,16 @@ type Faults struct {
 
 // NewFaults returns the faults now asks for, request by request.
 func NewFaults(now func() Fault) *Faults { return &Faults{now: now} }
+
+// FaultFile is the switch a file makes, read at each request: the fault
+// it holds (500 or reset), anything else or no file serving as usual. A
+// chaos test writes it and empties it while a run goes on.
+func FaultFile(file string) func() Fault {
+	return func() Fault {
+		b, _ := os.ReadFile(file)
+		return Fault(strings.TrimSpace(string(b)))
+	}
+}
 
 // Wrap returns h, failing each request as the switch says at the moment
 // the request arrives.

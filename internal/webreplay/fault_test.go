@@ -4,6 +4,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"sync/atomic"
 	"testing"
 )
@@ -54,6 +56,40 @@ func TestFaults(t *testing.T) {
 	for _, h := range hits[1:] {
 		if h.URL != base+"/c?x=1" || h.Reason != "fault injected: reset" || h.Method != "GET" {
 			t.Errorf("hit %+v; want GET /c?x=1 (reset)", h)
+		}
+	}
+}
+
+// A file's switch is the fault the file holds, read at each request, and
+// off while it holds anything else or is absent.
+func TestFaultFile(t *testing.T) {
+	t.Parallel()
+	file := filepath.Join(t.TempDir(), "faults")
+	f := NewFaults(FaultFile(file))
+	srv := httptest.NewServer(f.Wrap(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		io.WriteString(w, "page")
+	})))
+	defer srv.Close()
+	for _, c := range []struct {
+		content string // "-" for no file
+		code    int    // 0 for a dropped connection
+	}{
+		{"-", 200}, {"500\n", 500}, {"", 200}, {" reset ", 0}, {"500 please", 200}, {"-", 200},
+	} {
+		os.Remove(file)
+		if c.content != "-" {
+			if err := os.WriteFile(file, []byte(c.content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		resp, err := http.Get(srv.URL)
+		code := 0
+		if err == nil {
+			code = resp.StatusCode
+			resp.Body.Close()
+		}
+		if code != c.code {
+			t.Errorf("file %q: %d (%v), want %d", c.content, code, err, c.code)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package cli
+package inputs
 
 import (
 	"fmt"
@@ -6,25 +6,22 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 
-	"contractbench/internal/nullagent"
 	"contractbench/internal/problem"
 	"contractbench/internal/report"
-	"contractbench/internal/runner"
 	"contractbench/internal/servers"
 	"contractbench/internal/suite"
 )
 
-// newTasks are, by suite folder, the tasks of paths that validate checks
+// NewTasks are, by suite folder, the tasks of paths that validate checks
 // on their start page: a task file named on its own inside a suite's
 // tasks/ folder, and every task of a suite folder that has no transcript
 // on the built-in server yet, that is, a task being written. A suite whose
 // every task has been recorded costs nothing: its tasks were checked when
 // they were new, and make test plays both null agents on them.
-func newTasks(paths []string) map[string][]string {
+func NewTasks(paths []string) map[string][]string {
 	out := map[string][]string{}
 	for _, p := range paths {
 		fi, err := os.Stat(p)
@@ -37,7 +34,7 @@ func newTasks(paths []string) map[string][]string {
 				continue
 			}
 			for _, t := range s.Tasks {
-				if !fileExists(s.TranscriptFile(servers.Builtin().Name(), t.ID)) {
+				if !exists(s.TranscriptFile(servers.Builtin().Name(), t.ID)) {
 					out[p] = append(out[p], t.ID)
 				}
 			}
@@ -59,18 +56,22 @@ func newTasks(paths []string) map[string][]string {
 	return out
 }
 
-// checkStartPages plays the null agent noop (no tool call) on each of
-// tasks, by suite folder, in a real browser on the suite's hermetic web,
-// and returns a problem for each task whose contract then held: it holds
-// on the start page already, so an agent that does nothing passes. A task
-// that could not be checked (no browser, a broken web) is said on w and
-// is no problem of the task's.
-func checkStartPages(st *State, w io.Writer, tasks map[string][]string) problem.List {
+// PlayNoop plays the null agent noop (no tool call) on tasks ids of the
+// suite at dir, in a real browser on the suite's hermetic web, and returns
+// the run and the suite.
+type PlayNoop func(dir string, ids []string) (*report.Run, *suite.Suite, error)
+
+// CheckStartPages has play play the null agent noop on each of tasks, by
+// suite folder, and returns a problem for each task whose contract then
+// held: it holds on the start page already, so an agent that does nothing
+// passes. A task that could not be checked (no browser, a broken web) is
+// said on w and is no problem of the task's.
+func CheckStartPages(w io.Writer, tasks map[string][]string, play PlayNoop) problem.List {
 	var problems problem.List
 	for _, dir := range slices.Sorted(maps.Keys(tasks)) {
 		ids := tasks[dir]
 		fmt.Fprintf(w, "playing a do-nothing agent in a browser on the start page of %d task(s) of %s without a transcript...\n", len(ids), dir)
-		run, s, err := playNoop(st, dir, ids)
+		run, s, err := play(dir, ids)
 		if err != nil {
 			fmt.Fprintf(w, "start pages not checked: %v\n", err)
 			continue
@@ -85,22 +86,6 @@ func checkStartPages(st *State, w io.Writer, tasks map[string][]string) problem.
 		}
 	}
 	return problems
-}
-
-// playNoop runs the null agent noop on tasks ids of the suite at dir,
-// quietly, and returns the run and the suite.
-func playNoop(st *State, dir string, ids []string) (*report.Run, *suite.Suite, error) {
-	// As many at once as the machine has processors: each task is a
-	// start page and a judgement, no agent.
-	f := runFlags{suiteDir: dir, tasks: ids, agent: nullagent.NameNoop, server: "builtin",
-		web: string(runner.WebReplay), parallel: max(1, min(len(ids), runtime.NumCPU())), repeat: 1}
-	quiet := *st
-	quiet.Stderr = io.Discard
-	ls, plan, err := planRun(&quiet, &f)
-	if err != nil {
-		return nil, nil, err
-	}
-	return execute(&quiet, plan, runner.Hooks{}), ls.Suite, nil
 }
 
 // heldAtStart is the problem of a task whose contract held before any
