@@ -1,8 +1,8 @@
 #!/bin/sh
 # Makes sure Debian's Chromium is installed: contractbench drives a real
 # browser and never downloads one of its own. Two packages of the same
-# build: chromium, the full browser, which every launch uses by default
-# (run --headless=new), and chromium-headless-shell, which
+# build: chromium-headless-shell, which every launch uses by default, and
+# chromium, the full browser (run --headless=new), which
 # CONTRACTBENCH_CHROMIUM can name and which the judge's and the browser
 # package's tests also run on (docs/decisions/0041-the-headless-shell.md).
 # Installs what is missing with apt-get when running as root; otherwise

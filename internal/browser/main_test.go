@@ -37,7 +37,10 @@ func run(m *testing.M) int {
 	return code
 }
 
-// testOptions are the options every test launch starts from.
+// testOptions are the options every test launch starts from: the full
+// browser, which has more of its own to test (its hidden toolbar, the
+// pages of its user interface); the tests of the headless shell, the
+// default launch, say so.
 func testOptions() Options {
-	return Options{NoSandbox: os.Geteuid() == 0}
+	return Options{ExecPath: Chromium, NoSandbox: os.Geteuid() == 0}
 }

@@ -45,11 +45,11 @@ defaults to their number): any Chromium with a DevTools endpoint, here or
 elsewhere. Under --isolate context the replay web reaches it through the
 contexts' proxies; under --isolate process it can only use its own
 network (--web live). The report says which (its "browsers" line).
-The Chromium launched is Debian's chromium, run --headless=new; the env
-CONTRACTBENCH_CHROMIUM names another binary. A headless shell
-(chromium-headless-shell) costs a task 30 to 50% less CPU but shows
-every page at once, so the judge cannot tell which tab the agent moved
-to (docs/decisions/0041-the-headless-shell.md).
+The Chromium launched is Debian's headless shell
+(chromium-headless-shell), else its full chromium, run --headless=new;
+the env CONTRACTBENCH_CHROMIUM names another binary. A task costs 30 to
+50% less CPU on the shell, and the judge sees the same on both
+(docs/decisions/0041-the-headless-shell.md).
 
 The report is <out>/<name>.{md,json,html} plus <out>/junit.xml (the latest
 run's). The default run of a commit (replay agent, builtin server, replay

@@ -121,7 +121,7 @@ const blankHost = "blank.example"
 // nearMax of its class, each fixture page at least farMin from both,
 // and screenshot_class clauses judge them accordingly.
 //
-// It does so in the full browser (the default launch), which draws the
+// It does so in the full browser, which draws the
 // error pages, and in the headless shell, which draws an empty document
 // instead: there every screenshot_class clause on an error page is
 // undecided, and fails, whatever it says; blank and fixture pages are
@@ -130,12 +130,11 @@ const blankHost = "blank.example"
 // With -update-classes it first writes the example scenes' screenshots
 // in the full browser as the classes' PNGs, replacing the old ones.
 func TestScreenshotClasses(t *testing.T) {
-	t.Run("chromium", func(t *testing.T) { screenshotClasses(t, "", *updateClasses) })
+	t.Run("chromium", func(t *testing.T) { screenshotClasses(t, browser.Chromium, *updateClasses) })
 	t.Run("headless shell", func(t *testing.T) { screenshotClasses(t, browser.HeadlessShell, false) })
 }
 
-// screenshotClasses is TestScreenshotClasses in the Chromium at execPath
-// ("" for the default launch).
+// screenshotClasses is TestScreenshotClasses in the Chromium at execPath.
 func screenshotClasses(t *testing.T, execPath string, update bool) {
 	refused := closedPort(t)
 	scenes := []scene{

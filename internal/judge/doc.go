@@ -60,17 +60,20 @@
 //
 //  1. Among the open pages (not counting pages Chromium prerenders in case
 //     the agent goes there), the ones whose document.visibilityState is
-//     "visible". In a window only the tab in front is visible: a tab opened
-//     by a target=_blank click hides its opener, and Target.activateTarget
-//     on a tab makes it visible and hides the one that was in front (both
-//     observed in headless Chromium). Pages in several windows (a popup
-//     window and its opener) are all visible.
+//     "visible". In the full browser's window only the tab in front is
+//     visible: a tab opened by a target=_blank click hides its opener,
+//     and Target.activateTarget on a tab makes it visible and hides the
+//     one that was in front. Pages in several windows (a popup window and
+//     its opener) are all visible, and a headless shell (the default
+//     browser) shows every page at once: there this step keeps them all.
 //  2. Of those, the one the agent chose last. The agent chooses a page
-//     when its tool server opens it (a page that another page opened, by
-//     window.open or a link to a new tab, is not chosen by opening); when
-//     the browser navigates its main frame other than for a page's script
-//     (a followed link, or a URL or history step the tool server asked
-//     for: the request's initiator is the browser, or it carries a user
+//     when its tool server opens it; when it opens as a tab that another
+//     page opened (window.open or a link to a new tab, but not a popup
+//     window: the browser shows a new tab in front of its opener, and
+//     tells a popup by window.toolbar.visible); when the browser
+//     navigates its main frame other than for a page's script (a
+//     followed link, or a URL or history step the tool server asked for:
+//     the request's initiator is the browser, or it carries a user
 //     gesture; but not the load of what an opener asked its new page
 //     for); when it receives trusted input (a click, a key, text typed in,
 //     a wheel turn, a touch); and when it is brought to the front (the
@@ -91,11 +94,13 @@
 //
 // Headless Chromium shows the pages no switch between windows
 // (document.hasFocus is true in every window, and activating a window
-// fires nothing): the judge learns of it only from the server's request,
-// on the relay. A tool server that emulates focus (chrome-devtools-mcp
-// enables Emulation.setFocusEmulationEnabled on each page it selects)
-// makes its pages report "visible" behind another tab too, with no change
-// of visibility: among those pages the latest choice decides.
+// fires nothing), and a headless shell no switch between tabs either: the
+// judge learns of it from the server's request, on the relay, which is
+// why the rule reads the same facts on both browsers. A tool server that
+// emulates focus (chrome-devtools-mcp enables
+// Emulation.setFocusEmulationEnabled on each page it selects) makes its
+// pages report "visible" behind another tab too, with no change of
+// visibility: among those pages the latest choice decides.
 //
 // Pages open at Attach count as opened at Attach (unless another page
 // opened them); among themselves they are ordered as the browser attached

@@ -65,6 +65,10 @@ func openedBy(t *testing.T, opener target.ID, url string) target.ID {
 // the agent is while the agent has done nothing in it. Every tool server
 // goes on acting in the agent's page after such a click.
 func TestAPopupThePageOpenedIsNotTheAgentsPage(t *testing.T) {
+	onBothBrowsers(t, aPopupThePageOpenedIsNotTheAgentsPage)
+}
+
+func aPopupThePageOpenedIsNotTheAgentsPage(t *testing.T) {
 	url := choiceSite(t)
 	j := attach(t, stillClock)
 	tab := openTab(t)
@@ -84,6 +88,10 @@ func TestAPopupThePageOpenedIsNotTheAgentsPage(t *testing.T) {
 // own fields after the agent went on working elsewhere has not drawn the
 // agent there.
 func TestFocusThePageGaveItselfIsNotTheAgents(t *testing.T) {
+	onBothBrowsers(t, focusThePageGaveItselfIsNotTheAgents)
+}
+
+func focusThePageGaveItselfIsNotTheAgents(t *testing.T) {
 	url := choiceSite(t)
 	j := attach(t, stillClock)
 	tab := openTab(t)
@@ -129,11 +137,28 @@ func waitPopup(t *testing.T, tab context.Context, what string) {
 // built-in server) or Page.bringToFront (@playwright/mcp,
 // chrome-devtools-mcp), is where the agent is, even though the agent
 // worked in another window since and has done nothing in the tab yet.
+// The server reaches the browser through the judge (ServerURL), as a
+// task's does, which sees the request. The full browser also shows the
+// tab come to the front in the page itself (visibilitychange), which is
+// enough there: "unseen" brings the tab forward on a connection of its
+// own. A headless shell shows nothing, as every page is in front.
 func TestATabBroughtToTheFrontIsTheAgentsChoice(t *testing.T) {
-	for _, how := range []string{"Target.activateTarget", "Page.bringToFront"} {
+	onBothBrowsers(t, aTabBroughtToTheFrontIsTheAgentsChoice)
+}
+
+func aTabBroughtToTheFrontIsTheAgentsChoice(t *testing.T) {
+	hows := []string{"Target.activateTarget", "Page.bringToFront"}
+	if !shared.Shell() {
+		hows = append(hows, "unseen")
+	}
+	for _, how := range hows {
 		t.Run(how, func(t *testing.T) {
 			url := choiceSite(t)
 			j := attach(t, stillClock)
+			server := serverConn(t, j)
+			if how == "unseen" {
+				server = driver
+			}
 			tab := openTab(t)
 			navigate(t, tab, url+"/opener")
 			opener := chromedp.FromContext(tab).Target.TargetID
@@ -145,7 +170,7 @@ func TestATabBroughtToTheFrontIsTheAgentsChoice(t *testing.T) {
 			}
 			newTab := openedBy(t, opener, url+"/tab")
 			waitRecorded(t, j, "the tab", documentLoaded(url+"/tab"))
-			if _, err := chromedp.CallBrowser(driver, target.ActivateTarget, target.ActivateTargetParams{TargetID: opener}); err != nil {
+			if _, err := chromedp.CallBrowser(server, target.ActivateTarget, target.ActivateTargetParams{TargetID: opener}); err != nil {
 				t.Fatalf("activating the opener: %v", err)
 			}
 			if err := chromedp.Do(tab, chromedp.MouseClickXY(50, 50)); err != nil {
@@ -162,12 +187,12 @@ func TestATabBroughtToTheFrontIsTheAgentsChoice(t *testing.T) {
 			}
 			// The tool server brings the tab to the front.
 			switch how {
-			case "Target.activateTarget":
-				if _, err := chromedp.CallBrowser(driver, target.ActivateTarget, target.ActivateTargetParams{TargetID: newTab}); err != nil {
+			case "Target.activateTarget", "unseen":
+				if _, err := chromedp.CallBrowser(server, target.ActivateTarget, target.ActivateTargetParams{TargetID: newTab}); err != nil {
 					t.Fatalf("activating the tab: %v", err)
 				}
 			case "Page.bringToFront":
-				front, cancel := chromedp.NewContext(driver, chromedp.WithTargetID(newTab), chromedp.WithDetachOnCancel())
+				front, cancel := chromedp.NewContext(server, chromedp.WithTargetID(newTab), chromedp.WithDetachOnCancel())
 				defer cancel()
 				if _, err := chromedp.Call(front, page.BringToFront, cdp.Empty{}); err != nil {
 					t.Fatalf("bringing the tab to the front: %v", err)
@@ -191,14 +216,15 @@ func TestATabBroughtToTheFrontIsTheAgentsChoice(t *testing.T) {
 // browser (ServerURL), and grades the popup. Switching back grades the
 // opener again.
 func TestAWindowTheServerSwitchedToIsTheAgentsChoice(t *testing.T) {
+	onBothBrowsers(t, aWindowTheServerSwitchedToIsTheAgentsChoice)
+}
+
+func aWindowTheServerSwitchedToIsTheAgentsChoice(t *testing.T) {
 	for _, how := range []string{"Target.activateTarget", "Page.bringToFront", "/json/activate"} {
 		t.Run(how, func(t *testing.T) {
 			url := choiceSite(t)
 			j := attach(t, stillClock)
-			alloc, cancel := remote.NewAllocator(t.Context(), j.ServerURL())
-			defer cancel()
-			server, cancel := chromedp.NewContext(alloc)
-			defer cancel()
+			server := serverConn(t, j)
 			tab := openTab(t)
 			navigate(t, tab, url+"/opener")
 			opener := chromedp.FromContext(tab).Target.TargetID
@@ -240,4 +266,15 @@ func TestAWindowTheServerSwitchedToIsTheAgentsChoice(t *testing.T) {
 			}
 		})
 	}
+}
+
+// serverConn is a connection to the browser through j, as a task's tool
+// server has: the judge sees what it asks of the browser.
+func serverConn(t *testing.T, j *Judge) context.Context {
+	t.Helper()
+	alloc, cancel := remote.NewAllocator(t.Context(), j.ServerURL())
+	t.Cleanup(cancel)
+	server, cancel := chromedp.NewContext(alloc)
+	t.Cleanup(cancel)
+	return server
 }

@@ -410,9 +410,10 @@ func (w *socketWatch) sample() ([]int, []socket, error) {
 }
 
 // processes lists the running processes whose command line or environment
-// contains a path inside the launch directory. Chromium's zygote children
-// carry the profile on their command line; its crash handlers only TMPDIR
-// in their environment.
+// contains a path inside the launch directory, and their descendants.
+// The full browser's zygote children carry the profile on their command
+// line, its crash handlers only TMPDIR in their environment; a headless
+// shell's children neither.
 func (w *socketWatch) processes() []int {
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
@@ -425,22 +426,40 @@ func (w *socketWatch) processes() []int {
 		if err != nil || pid == os.Getpid() {
 			continue
 		}
-		member, decided := w.member[pid]
-		if !decided {
-			for _, f := range []string{"cmdline", "environ"} {
-				data, err := os.ReadFile(filepath.Join("/proc", e.Name(), f))
-				if err == nil && bytes.Contains(data, needle) {
-					member = true
-					break
-				}
-			}
-			w.member[pid] = member
-		}
-		if member {
+		if w.isMember(pid, needle) {
 			pids = append(pids, pid)
 		}
 	}
 	return pids
+}
+
+// isMember decides, once per pid, whether the process is the browser's.
+func (w *socketWatch) isMember(pid int, needle []byte) bool {
+	member, decided := w.member[pid]
+	if decided {
+		return member
+	}
+	for _, f := range []string{"cmdline", "environ"} {
+		data, err := os.ReadFile(fmt.Sprintf("/proc/%d/%s", pid, f))
+		if err == nil && bytes.Contains(data, needle) {
+			member = true
+			break
+		}
+	}
+	if !member {
+		// The fields of stat after the command's closing parenthesis
+		// are its state, then its parent's pid.
+		stat, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if i := bytes.LastIndexByte(stat, ')'); i >= 0 {
+			if f := strings.Fields(string(stat[i+1:])); len(f) > 1 {
+				if ppid, err := strconv.Atoi(f[1]); err == nil && ppid > 1 && ppid != os.Getpid() {
+					member = w.isMember(ppid, needle)
+				}
+			}
+		}
+	}
+	w.member[pid] = member
+	return member
 }
 
 // procNetEntry is one line of a /proc/net/{tcp,tcp6,udp,udp6} table.

@@ -500,7 +500,25 @@ func (j *Judge) onFrameNavigated(now time.Time, session target.SessionID, ev *pa
 	}
 	if p := j.ownPage(session); p != nil {
 		j.rec.documentReplaced(now, p.id, ev.Frame.LoaderID)
+		j.watchDocument(session, ev.Frame.ID)
 	}
+}
+
+// watchDocument runs js/watch.js in the judge's world of the document a
+// page's main frame has just committed, where the browser did not run it
+// (see the script's header); where it did, the script does nothing.
+func (j *Judge) watchDocument(session target.SessionID, frame cdp.FrameID) {
+	j.preparing.Add(1)
+	go func() {
+		defer j.preparing.Done()
+		ctx, cancel := context.WithTimeout(j.bg, setupTimeout)
+		defer cancel()
+		world, err := cdpconn.Send(ctx, j.conn, session, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: frame, WorldName: worldName})
+		if err != nil {
+			return // the page moved on or closed: its next document, or none, is watched
+		}
+		_, _ = cdpconn.Send(ctx, j.conn, session, runtime.Evaluate, runtime.EvaluateParams{Expression: watchJS, ContextID: world.ExecutionContextID})
+	}()
 }
 
 // onVirtualTimeExpired wakes whoever waits for the page's clock to have

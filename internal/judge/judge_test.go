@@ -274,6 +274,10 @@ func closedPort(t *testing.T) int {
 }
 
 func TestNewTabIsFollowedAndBecomesActive(t *testing.T) {
+	onBothBrowsers(t, newTabIsFollowedAndBecomesActive)
+}
+
+func newTabIsFollowedAndBecomesActive(t *testing.T) {
 	srv := site(t, map[string]any{
 		"/opener": `<title>opener</title><a href="/popup" target="_blank" style="position:fixed;left:0;top:0;width:300px;height:300px">open</a>`,
 		"/popup":  `<title>popup</title><h1>popup page</h1><img src="/popup.png">`,
@@ -328,7 +332,7 @@ func TestNewTabIsFollowedAndBecomesActive(t *testing.T) {
 	}
 
 	// Bringing the opener back to the front makes it the active page.
-	if _, err := chromedp.CallBrowser(driver, target.ActivateTarget, target.ActivateTargetParams{TargetID: opener}); err != nil {
+	if _, err := chromedp.CallBrowser(serverConn(t, j), target.ActivateTarget, target.ActivateTargetParams{TargetID: opener}); err != nil {
 		t.Fatalf("activating the opener: %v", err)
 	}
 	if obs := observe(t, j); obs.URL != srv.URL+"/opener" {

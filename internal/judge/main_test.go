@@ -2,10 +2,12 @@ package judge
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -51,34 +53,61 @@ func run(m *testing.M) int {
 	if *updateBundles {
 		return m.Run()
 	}
+	tb, err := startTestBrowser("")
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "judge tests need Chromium (make chromium): %v\n", err)
+		return 1
+	}
+	defer tb.close()
+	shared, driver, taskContext = tb.browser, tb.driver, tb.taskContext
+	code := m.Run()
+	if other.tb != nil {
+		other.tb.close()
+	}
+	return code
+}
+
+// testBrowser is a launched Chromium with a driver connected to it and
+// a browser context for the agent's tabs, from one blank state: the tab
+// the browser started with is closed, so every test sees only the tabs it
+// opens (two windows' tabs are both visible, and which of two pages that
+// were open before Attach is newer is not knowable).
+type testBrowser struct {
+	browser     *browser.Browser
+	driver      context.Context
+	taskContext cdp.BrowserContextID
+	close       func()
+}
+
+// startTestBrowser launches the Chromium at execPath ("" for the default
+// launch) for the tests.
+func startTestBrowser(execPath string) (tb *testBrowser, err error) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	b, err := browser.Launch(ctx, browser.Options{NoSandbox: os.Geteuid() == 0})
+	b, err := browser.Launch(ctx, browser.Options{ExecPath: execPath, NoSandbox: os.Geteuid() == 0})
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "judge tests need Chromium (apt-get install chromium): %v\n", err)
-		return 1
+		return nil, err
 	}
-	defer b.Close()
-	shared = b
-
 	alloc, cancelAlloc := remote.NewAllocator(context.Background(), b.URL())
-	defer cancelAlloc()
-	var cancelDriver context.CancelFunc
-	driver, cancelDriver = chromedp.NewContext(alloc)
-	defer cancelDriver()
-	infos, err := chromedp.Targets(driver)
+	drv, cancelDriver := chromedp.NewContext(alloc)
+	tb = &testBrowser{browser: b, driver: drv, close: func() {
+		cancelDriver()
+		cancelAlloc()
+		b.Close()
+	}}
+	defer func() {
+		if err != nil {
+			tb.close()
+		}
+	}()
+	infos, err := chromedp.Targets(drv)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "connecting the test driver to %s: %v\n", b.URL(), err)
-		return 1
+		return nil, fmt.Errorf("connecting the test driver to %s: %w", b.URL(), err)
 	}
-	// Close the tab the browser started with. Every test then sees only
-	// the tabs it opens: two windows' tabs are both visible, and which of
-	// two pages that were open before Attach is newer is not knowable.
 	for _, info := range infos {
 		if info.Type == "page" {
-			if _, err := chromedp.CallBrowser(driver, target.CloseTarget, target.CloseTargetParams{TargetID: info.TargetID}); err != nil {
-				fmt.Fprintf(os.Stderr, "closing the first tab: %v\n", err)
-				return 1
+			if _, err := chromedp.CallBrowser(drv, target.CloseTarget, target.CloseTargetParams{TargetID: info.TargetID}); err != nil {
+				return nil, fmt.Errorf("closing the first tab: %w", err)
 			}
 		}
 	}
@@ -86,28 +115,62 @@ func run(m *testing.M) int {
 	// seconds to get there; a judge attached meanwhile would wait on a
 	// dying page.
 	for {
-		infos, err := chromedp.Targets(driver)
+		infos, err := chromedp.Targets(drv)
 		if err != nil {
-			fmt.Fprintf(os.Stderr, "listing the test browser's tabs: %v\n", err)
-			return 1
+			return nil, fmt.Errorf("listing the test browser's tabs: %w", err)
 		}
 		if !slices.ContainsFunc(infos, func(i *target.Info) bool { return i.Type == "page" }) {
 			break
 		}
 		select {
 		case <-ctx.Done():
-			fmt.Fprintln(os.Stderr, "the test browser's first tab did not close within a minute")
-			return 1
+			return nil, errors.New("the test browser's first tab did not close within a minute")
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
-	bc, err := chromedp.CallBrowser(driver, target.CreateBrowserContext, target.CreateBrowserContextParams{})
+	bc, err := chromedp.CallBrowser(drv, target.CreateBrowserContext, target.CreateBrowserContextParams{})
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "creating the tests' browser context: %v\n", err)
-		return 1
+		return nil, fmt.Errorf("creating the tests' browser context: %w", err)
 	}
-	taskContext = bc.BrowserContextID
-	return m.Run()
+	tb.taskContext = bc.BrowserContextID
+	return tb, nil
+}
+
+// other is the browser that onBothBrowsers runs its tests in besides
+// shared: the full Chromium where shared is a headless shell, and the
+// other way round. It is launched on first use and closed by run.
+var other struct {
+	once sync.Once
+	tb   *testBrowser
+	err  error
+}
+
+// onBothBrowsers runs f as a subtest in shared and again in the other
+// browser (the package's globals pointing at it meanwhile): for what the
+// two show differently, such as which pages are visible at once.
+func onBothBrowsers(t *testing.T, f func(t *testing.T)) {
+	t.Helper()
+	names := map[bool]string{true: "headless shell", false: "chromium"}
+	shell := shared.Shell()
+	t.Run(names[shell], f)
+	t.Run(names[!shell], func(t *testing.T) {
+		other.once.Do(func() {
+			execPath := browser.HeadlessShell
+			if shell {
+				execPath = browser.Chromium
+			}
+			other.tb, other.err = startTestBrowser(execPath)
+		})
+		if other.err != nil {
+			t.Fatalf("these tests need both browsers (make chromium): %v", other.err)
+		}
+		// Registered first, so it runs after the cleanups of f, which
+		// close its tabs through driver.
+		b, d, c := shared, driver, taskContext
+		t.Cleanup(func() { shared, driver, taskContext = b, d, c })
+		shared, driver, taskContext = other.tb.browser, other.tb.driver, other.tb.taskContext
+		f(t)
+	})
 }
 
 // newTab opens a tab for the agent in taskContext.

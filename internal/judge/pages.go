@@ -21,6 +21,7 @@ type pageView struct {
 	world runtime.ExecutionContextID
 	state struct {
 		Visibility   string  `json:"visibility"`
+		Popup        bool    `json:"popup"`
 		URL          string  `json:"url"`
 		Title        string  `json:"title"`
 		Ready        string  `json:"ready"`
@@ -179,8 +180,12 @@ func (j *Judge) view(ctx context.Context, p *pageState) (*pageView, error) {
 		return nil, fmt.Errorf("page %s: decoding its state: %w", p.id, err)
 	}
 	j.mu.Lock()
-	if !p.byPage {
+	switch {
+	case !p.byPage:
 		v.consider(p.openedAt, signOpened)
+	case !v.state.Popup:
+		// The browser shows a tab that a page opens in front of its opener.
+		v.consider(p.openedAt, signShown)
 	}
 	v.consider(p.navigatedAt, signNavigated)
 	v.consider(j.fronted[p.id], signShown)

@@ -364,6 +364,10 @@ func TestTransientStatesFail(t *testing.T) {
 // while the agent works in it, and the agent's own tab again once the
 // agent acts there.
 func TestActivePageFollowsTheAgentAcrossWindows(t *testing.T) {
+	onBothBrowsers(t, activePageFollowsTheAgentAcrossWindows)
+}
+
+func activePageFollowsTheAgentAcrossWindows(t *testing.T) {
 	srv := site(t, map[string]any{
 		"/opener": `<title>opener</title><button style="position:fixed;left:0;top:0;width:300px;height:200px" onclick="window.open('/popup', 'pw', 'popup,width=500,height=400')">open</button><input style="position:fixed;left:0;top:250px;width:300px">`,
 		"/popup":  `<title>popup</title><h1>popup page</h1>`,

@@ -45,7 +45,9 @@ func TestJudgeSeesTheAgentsTab(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer j.Close()
-	srv, err := toolserver.New(ctx, toolserver.Options{BrowserURL: b.URL()})
+	// The tool server reaches the browser as a task's does: through the
+	// judge, which sees it bring a tab to the front.
+	srv, err := toolserver.New(ctx, toolserver.Options{BrowserURL: j.ServerURL()})
 	if err != nil {
 		t.Fatal(err)
 	}

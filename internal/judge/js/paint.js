@@ -276,7 +276,7 @@ export function paint(op, arg) {
   };
   const reveal = () => {
     const watch = globalThis.__contractbenchWatch;
-    const roots = [...(watch && watch.skipped ? watch.skipped : []), ...(reg.skipping || [])].filter(alive);
+    const roots = [...(watch?.doc === doc ? watch.skipped : []), ...(reg.skipping || [])].filter(alive);
     const els = skippedIn(roots);
     if (els.length === 0) return 0;
     // Rendering what was skipped changes the size of boxes (and the size
