@@ -178,8 +178,8 @@ func chaosSchedule(t *testing.T, cmd *exec.Cmd, faultFile string, n int, seed ui
 		if kind == "500" || kind == "reset" {
 			// While tasks run (each has a tool server), and long enough
 			// that a paced task's next call falls in it.
-			for len(children(cmd.Process.Pid, "contractbench")) == 0 {
-				if syscall.Kill(cmd.Process.Pid, 0) != nil {
+			for len(children(t, cmd.Process.Pid, "contractbench")) == 0 {
+				if ended(t, cmd.Process.Pid) {
 					return done
 				}
 				time.Sleep(50 * time.Millisecond)
@@ -196,10 +196,10 @@ func chaosSchedule(t *testing.T, cmd *exec.Cmd, faultFile string, n int, seed ui
 			continue
 		}
 		for {
-			if syscall.Kill(cmd.Process.Pid, 0) != nil {
+			if ended(t, cmd.Process.Pid) {
 				return done
 			}
-			pids := children(cmd.Process.Pid, kind)
+			pids := children(t, cmd.Process.Pid, kind)
 			if len(pids) > 0 {
 				pid := pids[rng.IntN(len(pids))]
 				if syscall.Kill(pid, syscall.SIGKILL) == nil {
@@ -213,32 +213,29 @@ func chaosSchedule(t *testing.T, cmd *exec.Cmd, faultFile string, n int, seed ui
 	return done
 }
 
-// children lists the processes whose parent is pid and whose command is
-// comm, in PID order.
-func children(pid int, comm string) []int {
+// children lists the running processes whose parent is pid and whose
+// command starts with comm ("chromium" is also the headless shell, whose
+// command the kernel keeps as "chromium-headle"), in PID order.
+func children(t *testing.T, pid int, comm string) []int {
 	var out []int
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		p, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		s := string(stat)
-		open, end := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
-		if open < 0 || end < open {
-			continue
-		}
-		fields := strings.Fields(s[end+1:])
-		if len(fields) > 1 && fields[1] == strconv.Itoa(pid) && s[open+1:end] == comm {
-			out = append(out, p)
+	for _, p := range processes(t) {
+		if p.ppid == pid && p.state != 'Z' && strings.HasPrefix(p.comm, comm) {
+			out = append(out, p.pid)
 		}
 	}
 	slices.Sort(out)
 	return out
+}
+
+// ended reports whether pid has ended, reaped or not: a process that
+// ended and waits to be reaped still takes signals.
+func ended(t *testing.T, pid int) bool {
+	for _, p := range processes(t) {
+		if p.pid == pid {
+			return p.state == 'Z'
+		}
+	}
+	return true
 }
 
 // processesUnder lists the live processes whose command line names dir:

@@ -71,7 +71,8 @@ func browsersOf(t *testing.T, pid int) map[int]string {
 	t.Helper()
 	groups := map[int]string{}
 	for _, p := range processes(t) {
-		if p.ppid != pid || p.comm != "chromium" || p.state == 'Z' {
+		// "chromium", or "chromium-headle" for the headless shell.
+		if p.ppid != pid || !strings.HasPrefix(p.comm, "chromium") || p.state == 'Z' {
 			continue
 		}
 		for _, arg := range strings.Fields(p.cmdline) {
