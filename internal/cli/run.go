@@ -96,7 +96,7 @@ gate failed; 2 bad usage or input file; 3 a task ended in a harness error;
 const maxTotalUsage = "stop starting attempts before the spend could pass this many USD in all (each running attempt counts at its max_usd cap); 0 for no limit"
 
 // traceUsage documents --trace for run and compare.
-const traceUsage = "thumbnails of the page after each tool call, taken by the judge: auto (on up to 20 task attempts, else failed), on, failed (kept for results that did not pass) or off"
+const traceUsage = "thumbnails of the page after each tool call, taken by the judge: auto (on up to 20 task attempts; past that failed, or off for the reference, replay and null agents, which a rerun repeats), on, failed (kept for results that did not pass) or off"
 
 func runRun(st *State, args []string) error {
 	fs := newFlags(st, "contractbench run [flags]", runHelp)

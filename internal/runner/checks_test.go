@@ -144,21 +144,23 @@ func TestNewPlanChecksTheSettings(t *testing.T) {
 }
 
 // A trace of auto keeps every result's thumbnails in a run of up to 20
-// task attempts, those of the results that did not pass in a larger one;
-// no trace is off.
+// task attempts; in a larger one, those of the results that did not pass,
+// or none for an agent a rerun repeats. No trace is off.
 func TestNewPlanResolvesTheTrace(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
-		trace  runner.Trace
-		repeat int
-		want   string
+		trace      runner.Trace
+		repeat     int
+		repeatable bool
+		want       string
 	}{
-		{runner.TraceAuto, 20, "on"}, {runner.TraceAuto, 21, "failed"}, {"", 1, "off"}, {runner.TraceOn, 21, "on"},
+		{runner.TraceAuto, 20, false, "on"}, {runner.TraceAuto, 21, false, "failed"}, {"", 1, false, "off"}, {runner.TraceOn, 21, false, "on"},
+		{runner.TraceAuto, 20, true, "on"}, {runner.TraceAuto, 21, true, "off"}, {runner.TraceFailed, 21, true, "failed"},
 	} {
 		cfg := newConfig(t, task(t, exampleTask))
-		cfg.Trace, cfg.Repeat = tt.trace, tt.repeat
+		cfg.Trace, cfg.Repeat, cfg.Agent.Repeatable = tt.trace, tt.repeat, tt.repeatable
 		if got := cfg.plan(t).Settings().Trace; got != tt.want {
-			t.Errorf("trace %q of %d attempts: %q, want %q", tt.trace, tt.repeat, got, tt.want)
+			t.Errorf("trace %q of %d attempts (repeatable %v): %q, want %q", tt.trace, tt.repeat, tt.repeatable, got, tt.want)
 		}
 	}
 }
