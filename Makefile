@@ -48,13 +48,14 @@ test: chromium peers fmt-check vet staticcheck
 ## web, judged by contract, gated on baseline.json; then the sandbox suite
 ## (tasks that change things on the sandbox's own sites) and the generated
 ## suite (318 tasks from templates over five applications), each gated on
-## its own baseline.json, each JOBS tasks at a time (three for every two
-## of the machine's processors: a replayed task leaves its processor idle
-## a third of its time; JOBS=4 make bench to choose). Writes the three
+## its own baseline.json, each JOBS tasks at a time (three for each of
+## the machine's processors: a replayed task waits for its pages to settle
+## half its time or more, and more tasks keep the processors busy; JOBS=4
+## make bench to choose). Writes the three
 ## reports into each suite's reports/ folder, and ends with a table of the three: score
 ## with its interval, gate, and the reports' paths. A suite that fails does
 ## not stop the others; make bench then fails.
-JOBS ?= $(shell n=$$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2); echo $$((n + n / 2)))
+JOBS ?= $(shell n=$$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2); echo $$((3 * n)))
 BENCH_TABLE := bin/bench-summary.txt
 bench: chromium build
 	@rm -f $(BENCH_TABLE); status=0; \
