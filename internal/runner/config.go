@@ -182,8 +182,8 @@ type Agent struct {
 	// Repeatable says the agent decides nothing that a rerun would not
 	// decide again (the reference solution, a replay, a null agent): a
 	// failed task rerun with TraceOn shows the same steps, so TraceAuto
-	// takes no thumbnails in a large run of it. They cost the browser
-	// a frame each, about a fifth of a replayed task's processor time
+	// takes no thumbnails in a large run of it. Taken after every call,
+	// they cost about a fifth of a replayed task's processor time
 	// (docs/benchmarks/browser.md).
 	Repeatable bool
 }
