@@ -323,8 +323,6 @@ func setAgent(st *State, spec *runner.Spec, f *runFlags, ls *inputs.Suite, serve
 	if f.agent == agentExec || f.agentCmd != "" || f.agentCDP {
 		a.Exec = execAgent(st, f)
 	}
-	// A model or an outside command may decide otherwise when rerun.
-	a.Repeatable = a.Exec == nil && (f.agent == agentReference || f.agent == llm.NameReplay || f.agent == nullagent.NameNoop || f.agent == nullagent.NameRandom)
 	spec.Agent = a
 	// Each refusal of the agent is the caller's: a flag, a key or a file.
 	return asUsage(err)

@@ -149,18 +149,25 @@ func TestNewPlanChecksTheSettings(t *testing.T) {
 func TestNewPlanResolvesTheTrace(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
-		trace      runner.Trace
-		repeat     int
-		repeatable bool
-		want       string
+		trace  runner.Trace
+		repeat int
+		agent  string // the reference agent, a model, or an outside command
+		want   string
 	}{
-		{runner.TraceAuto, 20, false, "on"}, {runner.TraceAuto, 21, false, "failed"}, {"", 1, false, "off"}, {runner.TraceOn, 21, false, "on"},
-		{runner.TraceAuto, 20, true, "on"}, {runner.TraceAuto, 21, true, "off"}, {runner.TraceFailed, 21, true, "failed"},
+		{runner.TraceAuto, 20, "model", "on"}, {runner.TraceAuto, 21, "model", "failed"}, {runner.TraceAuto, 21, "exec", "failed"},
+		{"", 1, "model", "off"}, {runner.TraceOn, 21, "model", "on"},
+		{runner.TraceAuto, 20, "reference", "on"}, {runner.TraceAuto, 21, "reference", "off"}, {runner.TraceFailed, 21, "reference", "failed"},
 	} {
 		cfg := newConfig(t, task(t, exampleTask))
-		cfg.Trace, cfg.Repeat, cfg.Agent.Repeatable = tt.trace, tt.repeat, tt.repeatable
+		cfg.Trace, cfg.Repeat = tt.trace, tt.repeat
+		switch tt.agent {
+		case "model":
+			cfg.Agent.Name = llm.NameAnthropic
+		case "exec":
+			cfg.Agent.Provider, cfg.Agent.Exec = nil, &runner.ExecAgent{Command: "true"}
+		}
 		if got := cfg.plan(t).Settings().Trace; got != tt.want {
-			t.Errorf("trace %q of %d attempts (repeatable %v): %q, want %q", tt.trace, tt.repeat, tt.repeatable, got, tt.want)
+			t.Errorf("trace %q of %d attempts (%s agent): %q, want %q", tt.trace, tt.repeat, tt.agent, got, tt.want)
 		}
 	}
 }

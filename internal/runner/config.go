@@ -52,7 +52,7 @@ const (
 
 // autoTraceAttempts is the largest run (tasks times attempts) that
 // TraceAuto traces in full; a larger one keeps thumbnails of the results
-// that did not pass only, or takes none when its agent is Repeatable.
+// that did not pass only, or takes none when its agent is repeatable.
 // Past a few tasks a reader looks at failures, and the report stays small
 // (docs/benchmarks/webvoyager.md gives the cost).
 const autoTraceAttempts = 20
@@ -157,7 +157,7 @@ type Spec struct {
 	// active page, and which results keep them: TraceOn (every result),
 	// TraceFailed (taken for all, kept for results that did not pass),
 	// TraceOff (none; the zero value) or TraceAuto (one of the three, by
-	// the size of the run and whether its agent is Repeatable).
+	// the size of the run and whether its agent is repeatable).
 	Trace Trace
 
 	// JudgeTimeout is how long each judge's capture may go without a
@@ -179,13 +179,6 @@ type Agent struct {
 	// transcript Provider replays for each task, by task ID: a Pace of
 	// the think times they recorded needs them to have recorded some.
 	Replays map[string]*transcript.Transcript
-	// Repeatable says the agent decides nothing that a rerun would not
-	// decide again (the reference solution, a replay, a null agent): a
-	// failed task rerun with TraceOn shows the same steps, so TraceAuto
-	// takes no thumbnails in a large run of it. Taken after every call,
-	// they cost about a fifth of a replayed task's processor time
-	// (docs/benchmarks/browser.md).
-	Repeatable bool
 }
 
 // Server is the MCP tool server the agent reaches the browser through.
@@ -263,13 +256,12 @@ func checkTrace(s *Spec) error {
 	case "":
 		s.Trace = TraceOff
 	case TraceAuto:
-		switch {
-		case len(s.Tasks)*s.Repeat <= autoTraceAttempts:
-			s.Trace = TraceOn
-		case s.Agent.Repeatable:
-			s.Trace = TraceOff
-		default:
+		s.Trace = TraceOn
+		if len(s.Tasks)*s.Repeat > autoTraceAttempts {
 			s.Trace = TraceFailed
+			if s.Agent.repeatable() {
+				s.Trace = TraceOff
+			}
 		}
 	case TraceOff, TraceOn, TraceFailed:
 	default:

@@ -11,9 +11,15 @@ import (
 
 // Paid reports whether the plan's agent calls a paid model API, so that
 // its attempts spend up to their MaxUSD.
-func (p *Plan) Paid() bool {
-	return p.spec.Agent.Name == llm.NameAnthropic || p.spec.Agent.Name == llm.NameOpenAI
-}
+func (p *Plan) Paid() bool { return p.spec.Agent.paid() }
+
+func (a Agent) paid() bool { return a.Name == llm.NameAnthropic || a.Name == llm.NameOpenAI }
+
+// repeatable says a rerun of the agent decides the same: it runs neither
+// a model nor an outside command. Its failed task rerun with TraceOn shows
+// its steps, so TraceAuto spares a large run of it the thumbnails, a fifth
+// of a replayed task's processor time (docs/benchmarks/browser.md).
+func (a Agent) repeatable() bool { return a.Exec == nil && !a.paid() }
 
 // SpendLimit holds a run, or several run one after another, to a total
 // budget: an attempt starts only when what was spent, plus the cap of
