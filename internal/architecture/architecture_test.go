@@ -37,6 +37,7 @@ var neverImports = map[string][]string{
 	"internal/browser":             {"*", "-internal/cdpconn", "-internal/lockfile"},
 	"internal/lockfile":            {"*"},
 	"internal/loopback":            {"*"},
+	"internal/spare":               {"*"},
 	"internal/stats":               {"*"},
 	"internal/sandbox":             {"*"},
 	"internal/generate":            {"*", "-internal/contract", "-internal/problem", "-internal/suite"},

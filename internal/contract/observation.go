@@ -108,8 +108,9 @@ type Settling struct {
 	AdvancedMS int64 `json:"advanced_ms"`
 	// Stopped says why the clock stopped there: nothing changed in the
 	// page for the horizon, the page still changed at the limit of the
-	// page's time, or the bound of real time ran out first. Empty when the
-	// clock was not run (and in reports written before it existed).
+	// page's time, or the bound of the machine's spare time (wall time
+	// while a processor was free) ran out first. Empty when the clock was
+	// not run (and in reports written before it existed).
 	Stopped string `json:"stopped,omitempty"`
 	// First is the active page when the agent stopped, once quiet.
 	First *PageState `json:"first,omitempty"`

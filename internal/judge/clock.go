@@ -11,6 +11,7 @@ import (
 
 	"contractbench/internal/cdpconn"
 	"contractbench/internal/problem"
+	"contractbench/internal/spare"
 )
 
 // advance runs the active page's clock ahead with
@@ -24,7 +25,8 @@ import (
 // a minute of its time (advanceLimit), and then on in steps of at most
 // quietFor until it has been still for quietFor (at most
 // quietSteps of them), so that the final reading is not taken in the
-// middle of a change. Options.AdvanceMax bounds the whole in real time. A
+// middle of a change. Options.AdvanceMax bounds the whole in the machine's
+// spare time (internal/spare: wall time a processor was free for). A
 // dialog that opens meanwhile is dismissed, as Observe dismisses one still
 // showing, and the clock goes on.
 //
@@ -37,7 +39,7 @@ func (j *Judge) advance(ctx context.Context) (time.Duration, string, error) {
 	}
 	horizon := j.opts.Advance
 	limit := max(advanceLimit, horizon)
-	deadline := time.Now().Add(j.opts.AdvanceMax)
+	clock := spare.Start()
 	v, err := j.activePage(ctx)
 	if err != nil {
 		return 0, "", err
@@ -58,10 +60,10 @@ func (j *Judge) advance(ctx context.Context) (time.Duration, string, error) {
 		default:
 			step = min(horizon-still, limit-ran)
 		}
-		if !time.Now().Before(deadline) {
+		if clock.Left(j.opts.AdvanceMax) == 0 {
 			return ran, j.outOfTime(ran, ""), nil
 		}
-		r, err := j.runClock(ctx, v, step, deadline)
+		r, err := j.runClock(ctx, v, step, clock)
 		if err != nil {
 			return ran + r.ran, "", err
 		}
@@ -106,7 +108,7 @@ const quietSteps = 4
 // outOfTime says that the clock stopped at Options.AdvanceMax, and what
 // the page was waiting on then, if anything.
 func (j *Judge) outOfTime(ran time.Duration, waiting string) string {
-	s := fmt.Sprintf("the bound of %s of real time, after %d ms of the page's time", j.opts.AdvanceMax, ran.Milliseconds())
+	s := fmt.Sprintf("the bound of %s of the machine's spare time, after %d ms of the page's time", j.opts.AdvanceMax, ran.Milliseconds())
 	if waiting != "" {
 		s += ", with " + waiting
 	}
@@ -127,13 +129,14 @@ type clockRun struct {
 }
 
 // runClock runs the clock of v's page step ahead, and waits until it has
-// or until deadline, when it stops the clock wherever it is.
+// or until Options.AdvanceMax of clock has passed, when it stops the clock
+// wherever it is.
 //
 // The page's clock waits while the page fetches. A clock that stands still
 // with none of the page's requests in flight that the judge waits for
 // (the page keeps an event stream open, or Chromium left the clock paused
 // after a navigation) runs on without waiting for requests.
-func (j *Judge) runClock(ctx context.Context, v *pageView, step time.Duration, deadline time.Time) (clockRun, error) {
+func (j *Judge) runClock(ctx context.Context, v *pageView, step time.Duration, clock spare.Clock) (clockRun, error) {
 	p := v.page
 	var r clockRun
 	from, last := v.state.Now, v.state.Now
@@ -158,7 +161,7 @@ func (j *Judge) runClock(ctx context.Context, v *pageView, step time.Duration, d
 			j.mu.Unlock()
 			r.pending = len(pending) > 0
 			return r, nil
-		case <-time.After(min(settlePoll, time.Until(deadline))):
+		case <-time.After(min(settlePoll, clock.Left(j.opts.AdvanceMax))):
 		case <-ctx.Done():
 			return r, ctx.Err()
 		}
@@ -176,7 +179,7 @@ func (j *Judge) runClock(ctx context.Context, v *pageView, step time.Duration, d
 		j.mu.Lock()
 		pending, _ := j.rec.busy(p.id)
 		j.mu.Unlock()
-		if !time.Now().Before(deadline) {
+		if clock.Left(j.opts.AdvanceMax) == 0 {
 			if err := j.stopClock(ctx, p); err != nil {
 				return r, err
 			}

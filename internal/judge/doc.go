@@ -138,8 +138,10 @@
 // by a timer) stops at a minute of its time; it is then run on in steps
 // of at most 250 ms, at most a few, until it has been still for 250 ms,
 // so that the final reading is not
-// taken in mid-change. Options.AdvanceMax (5 s) bounds the whole in real
-// time: a page whose clock waits for seconds on a request, or that is
+// taken in mid-change. Options.AdvanceMax (5 s) bounds the whole in the
+// machine's spare time (internal/spare: wall time while a processor was
+// free; on a machine with none free the bound stretches, up to four
+// times): a page whose clock waits for seconds on a request, or that is
 // slow to run its timers, stops there. contract.Settling records how far
 // the clock ran (AdvancedMS) and why it stopped (Stopped).
 //

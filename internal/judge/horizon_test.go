@@ -15,7 +15,7 @@ import (
 
 // How far the judge runs a page's clock after the agent stops: until
 // nothing has changed in the page for the horizon, within a limit of the
-// page's time and a bound of real time.
+// page's time and a bound of the machine's spare time.
 
 // gradeWith is gradeOn with a judge tuned by opts.
 func gradeWith(t *testing.T, opts Options, url, contractYAML string, act func(tab context.Context)) graded {
@@ -160,7 +160,7 @@ func TestPagesThatNeverStopSettle(t *testing.T) {
 }
 
 // TestTheClockStopsAtTheBoundOfRealTime: a page whose clock waits on a
-// request that never answers stops at the bound of real time, and the
+// request that never answers stops at the bound of spare time, and the
 // observation says what it waited on.
 func TestTheClockStopsAtTheBoundOfRealTime(t *testing.T) {
 	release := make(chan struct{})
@@ -176,8 +176,8 @@ func TestTheClockStopsAtTheBoundOfRealTime(t *testing.T) {
 	t.Cleanup(func() { close(release) })
 	g := gradeWith(t, Options{AdvanceMax: time.Second}, srv.URL+"/", textContract("#m", "Payment accepted"), startNow(t))
 	s := g.settled(t)
-	if !strings.HasPrefix(s.Stopped, "the bound of 1s of real time") || !strings.Contains(s.Stopped, "/hang") {
-		t.Errorf("Stopped = %q, want the bound of real time, with /hang in flight", s.Stopped)
+	if !strings.HasPrefix(s.Stopped, "the bound of 1s of the machine's spare time") || !strings.Contains(s.Stopped, "/hang") {
+		t.Errorf("Stopped = %q, want the bound of spare time, with /hang in flight", s.Stopped)
 	}
 	// The clock ran to the request, at most 10 s after start(), and
 	// waited there.

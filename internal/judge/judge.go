@@ -33,13 +33,15 @@ const (
 	// quietFor is how long a page must be still (no request started or
 	// ended, no DOM change) to count as settled.
 	quietFor = 250 * time.Millisecond
-	// defaultSettleMax bounds each wait for a page to settle, in real
-	// time.
+	// defaultSettleMax bounds each wait for a page to settle. This bound
+	// and the others of the judge's waits for the browser count the
+	// machine's spare time (internal/spare): on a machine with no
+	// processor free they stretch, since a verdict must not depend on how
+	// busy the machine was.
 	defaultSettleMax = 3 * time.Second
-	// defaultLoadMax bounds, in real time, each wait for a page's
-	// document to finish loading. It is longer than DefaultSettleMax: a
-	// page takes longer to load on a busy machine, and a verdict must not
-	// depend on how busy the machine was.
+	// defaultLoadMax bounds each wait for a page's document to finish
+	// loading. It is longer than DefaultSettleMax: a page takes longer to
+	// load than to go quiet.
 	defaultLoadMax = 10 * time.Second
 	// defaultAdvance is the horizon: after the agent stops, the judge runs
 	// the page's clock ahead until nothing has changed in the page for
@@ -55,7 +57,7 @@ const (
 	// run by a timer): two default horizons, and never less than the
 	// horizon.
 	advanceLimit = time.Minute
-	// defaultAdvanceMax bounds, in real time, how long the clock runs.
+	// defaultAdvanceMax bounds, in spare time, how long the clock runs.
 	// Virtual time runs ordinary timers fast (a still page's horizon takes
 	// milliseconds, a minute of a 16 ms animation timer well under a
 	// second), so only a page that waits on requests for seconds, or is

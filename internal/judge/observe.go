@@ -17,6 +17,7 @@ import (
 	"contractbench/internal/contract"
 	"contractbench/internal/phash"
 	"contractbench/internal/problem"
+	"contractbench/internal/spare"
 )
 
 // worldName names the judge's isolated world in each page, so a look at the
@@ -51,7 +52,7 @@ func wantFor(pc contract.Postconditions) Want {
 // quiet, reads it (Observation.Settling.First), runs the page's clock
 // ahead until nothing has changed in it for Options.Advance of its own
 // time, so that what it has scheduled happens now (within a minute of
-// its time and Options.AdvanceMax of real time;
+// its time and Options.AdvanceMax of the machine's spare time;
 // Settling.AdvancedMS and Settling.Stopped say how far it ran and why it
 // stopped), waits until it is quiet again, and reads the final state.
 // contract.Evaluate grades both readings.
@@ -202,7 +203,7 @@ func (j *Judge) capture(ctx context.Context, want Want, shot bool) (contract.Obs
 		done := make(chan error, 1)
 		screenshot = done
 		go func() {
-			sctx, cancel := context.WithTimeout(ctx, screenshotMax)
+			sctx, cancel := spare.WithTimeout(ctx, screenshotMax)
 			defer cancel()
 			shot, err := cdpconn.Send(sctx, j.conn, active.page.session, page.CaptureScreenshot, page.CaptureScreenshotParams{
 				Format: page.CaptureScreenshotFormatPng,
@@ -262,7 +263,7 @@ func (j *Judge) settle(ctx context.Context) (busy string, err error) {
 
 // settleOn waits, as settle does, until the page look finds is quiet.
 func (j *Judge) settleOn(ctx context.Context, look func(context.Context) (*pageView, error)) (busy string, err error) {
-	start := time.Now()
+	clock := spare.Start()
 	for {
 		v, err := look(ctx)
 		if err != nil {
@@ -276,8 +277,8 @@ func (j *Judge) settleOn(ctx context.Context, look func(context.Context) (*pageV
 		if v.state.Ready != "complete" {
 			bound = max(bound, j.opts.LoadMax)
 		}
-		left := bound - time.Since(start)
-		if left <= 0 {
+		left := clock.Left(bound)
+		if left == 0 {
 			return fmt.Sprintf("%s: %s after %s", v.state.URL, busy, bound), nil
 		}
 		// busy's wait is when the page could be quiet at the earliest

@@ -16,6 +16,7 @@ import (
 
 	"contractbench/internal/cdpconn"
 	"contractbench/internal/contract"
+	"contractbench/internal/spare"
 )
 
 // The rules of query.js decide what a person sees from the computed style;
@@ -247,8 +248,9 @@ func (a box) empty() bool { return a[2]-a[0] < 1 || a[3]-a[1] < 1 }
 // judge's own run of it, which leaves the page painting.
 var errNoFrame = errors.New("the page paints no new frame")
 
-// pictureMax bounds the wait for a picture; a page that paints does it
-// in a frame or two.
+// pictureMax bounds the wait for a picture, in the machine's spare time
+// (internal/spare): a page that paints does it in a frame or two, later
+// only on a machine with no processor free to paint it.
 const pictureMax = 3 * time.Second
 
 // picture takes the pixels of clip (in viewport coordinates; the page is
@@ -257,7 +259,7 @@ func (j *Judge) picture(ctx context.Context, v *pageView, clip box, scroll [2]fl
 	if clip.empty() {
 		return image.NewRGBA(image.Rectangle{}), nil
 	}
-	pctx, cancel := context.WithTimeout(ctx, pictureMax)
+	pctx, cancel := spare.WithTimeout(ctx, pictureMax)
 	defer cancel()
 	shot, err := cdpconn.Send(pctx, j.conn, v.page.session, page.CaptureScreenshot, page.CaptureScreenshotParams{
 		Format:           page.CaptureScreenshotFormatPng,

@@ -116,7 +116,7 @@ func (j *Judge) read(ctx context.Context, v *pageView, queries []contract.Query,
 }
 
 // screenshotMax bounds the wait for the final screenshot of a page that
-// says it is visible.
+// says it is visible, in the machine's spare time (internal/spare).
 const screenshotMax = 10 * time.Second
 
 // minTextPx is the least height, in CSS pixels, of a line of text a person

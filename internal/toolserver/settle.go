@@ -11,11 +11,16 @@ import (
 	"github.com/chromedp/cdproto/target"
 
 	"contractbench/internal/cdpconn"
+	"contractbench/internal/spare"
 	"contractbench/internal/toolserver/snapshot"
 )
 
 // How an action waits for its effects. The numbers trade a little latency
-// on actions that change nothing for not reporting half-done ones.
+// on actions that change nothing for not reporting half-done ones. The
+// bounds on the wait (navStart, Options.Settle, Options.Load) count the
+// machine's spare time (internal/spare): on a machine with no processor
+// free the browser is late for want of one, and the reply should not say
+// "still loading" where a quiet machine's would not.
 const (
 	// navStart is how long a requested navigation gets to start loading
 	// before it is taken for a same-document one.
@@ -73,21 +78,21 @@ func (s *Server) observe(ctx context.Context, t *tab, withText bool) before {
 // the fetch the click starts. It reports how the wait ended for a page
 // still loading, so the reply names the bound that really ran out.
 func (s *Server) settle(ctx context.Context, t *tab, b before, navigating bool) waitEnd {
-	deadline := time.Now().Add(s.opts.Settle)
+	clock, bound := spare.Start(), s.opts.Settle
 	from := time.Now()
-	for time.Now().Before(deadline) {
+	for clock.Left(bound) > 0 {
 		st := t.state()
 		if navigating || st.navigations != b.state.navigations || st.doc != b.state.doc {
 			// b is settle's own copy: from here on it tracks the loaded
 			// document, so a later navigation (a redirect by script) is
 			// waited for too.
 			navigating = false
-			if !s.load(ctx, t, b.state, time.Now().Add(s.opts.Load)) {
+			if !s.load(ctx, t, b.state, s.opts.Load) {
 				return waitEnd{loading: t.state().loading, bound: s.opts.Load}
 			}
 			b.state = t.state()
 			from = time.Now()
-			deadline = later(deadline, from.Add(quietOne))
+			bound = max(bound, clock.Elapsed()+quietOne)
 			continue
 		}
 		now := time.Now()
@@ -105,7 +110,7 @@ func (s *Server) settle(ctx context.Context, t *tab, b before, navigating bool) 
 		// mutation) only puts it later, and the page's own count of
 		// its quiet time says so then. Looking more often would only
 		// cost the page and the browser a call each time.
-		wait := min(quietBoth-min(net, dom), quietOne-max(net, dom), time.Until(deadline))
+		wait := min(quietBoth-min(net, dom), quietOne-max(net, dom), clock.Left(bound))
 		if sleep(ctx, max(wait, lookAgain)) != nil {
 			return waitEnd{loading: t.state().loading}
 		}
@@ -134,12 +139,12 @@ func (w waitEnd) note() string {
 // main frame stopped loading in a new document, it navigated within the
 // document (a fragment link: nothing to load), or the navigation did not
 // start loading within navStart (the page cancelled it). It reports
-// whether it finished before the deadline (and ctx).
-func (s *Server) load(ctx context.Context, t *tab, was state, deadline time.Time) bool {
-	requested := time.Now()
-	for time.Now().Before(deadline) {
+// whether it finished within bound (and ctx).
+func (s *Server) load(ctx context.Context, t *tab, was state, bound time.Duration) bool {
+	clock := spare.Start()
+	for clock.Left(bound) > 0 {
 		st := t.state()
-		if !st.loading && (st.doc != was.doc || st.withinDoc != was.withinDoc || time.Since(requested) > navStart) {
+		if !st.loading && (st.doc != was.doc || st.withinDoc != was.withinDoc || clock.Elapsed() > navStart) {
 			return true
 		}
 		if sleep(ctx, 10*time.Millisecond) != nil {
@@ -147,13 +152,6 @@ func (s *Server) load(ctx context.Context, t *tab, was state, deadline time.Time
 		}
 	}
 	return false
-}
-
-func later(a, b time.Time) time.Time {
-	if a.After(b) {
-		return a
-	}
-	return b
 }
 
 func sleep(ctx context.Context, d time.Duration) error {
