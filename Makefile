@@ -7,7 +7,7 @@ SUITE   := benchmarks/webvoyager
 SANDBOX := benchmarks/sandbox
 GENERATED := benchmarks/generated
 
-.PHONY: test bench bench-cpu bench-speed bench-judge bench-reading bench-generated generated peers peers-bench build chromium fmt-check vet staticcheck
+.PHONY: test bench bench-cpu bench-trace bench-speed bench-judge bench-reading bench-generated generated peers peers-bench build chromium fmt-check vet staticcheck
 
 build:
 	$(GO) build -ldflags "-X contractbench/internal/cli.stamped=$$(sh scripts/version.sh)" -o $(BIN) ./cmd/contractbench
@@ -81,6 +81,17 @@ bench-speed: chromium build
 ## cgroup of its own when one can be made.
 bench-cpu: chromium build
 	sh scripts/bench-cpu.sh 3
+
+## bench-trace: Chromium's own trace of the first instance of each
+## template of the generated suite, replayed one at a time with
+## --trace off (cmd/chrometrace): the CPU time of each kind of process and
+## thread in the tasks it ran, and the events that took the most of it
+## themselves. The trace is bin/chrometrace.json (Perfetto's UI opens it);
+## chrometrace -read prints its tables again
+## (docs/benchmarks/browser.md).
+FIRSTS = $(shell ls $(GENERATED)/tasks | sed -n 's/-01\.yaml$$/-01/p')
+bench-trace: chromium build
+	$(GO) run ./cmd/chrometrace -out bin/chrometrace.json -- --suite $(GENERATED) --trace off --out bin/chrometrace-reports $(addprefix --task ,$(FIRSTS))
 
 ## bench-judge: Go benchmarks of the contract judge and the screenshot hash.
 bench-judge:

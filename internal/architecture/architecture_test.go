@@ -55,8 +55,9 @@ var neverImports = map[string][]string{
 // processOwners are the only packages that may touch the process: exit,
 // read its arguments or environment, or write to its standard streams.
 // Everything else gets those through the state internal/cli builds.
-// cmd/testprogress is make test's own tool, apart from the product.
-var processOwners = []string{"cmd/contractbench", "internal/cli", "cmd/testprogress"}
+// cmd/testprogress and cmd/chrometrace are make test's and make
+// bench-trace's own tools, apart from the product.
+var processOwners = []string{"cmd/contractbench", "internal/cli", "cmd/testprogress", "cmd/chrometrace"}
 
 // processCalls are the identifiers, by imported package, that touch the
 // process.
