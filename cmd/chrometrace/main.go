@@ -64,7 +64,13 @@ func main() {
 	}
 	if *read == "" {
 		if err := record(*bin, *out, flag.Args()); err != nil {
+			// No trace is better than part of one.
+			os.Remove(*out)
 			fmt.Fprintln(os.Stderr, "chrometrace:", err)
+			var exit *exec.ExitError
+			if errors.As(err, &exit) && exit.ExitCode() == 2 {
+				os.Exit(2) // the run's arguments were wrong
+			}
 			os.Exit(1)
 		}
 		*read = *out
