@@ -28,7 +28,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"strings"
 	"sync"
 
 	"github.com/chromedp/cdproto"
@@ -45,7 +44,7 @@ import (
 // (blink, v8) and the compositor's and the display's (cc, viz, gpu), and
 // the messages between processes (mojom). A generated task takes about
 // 12 MB of it.
-const categories = "toplevel,mojom,blink,v8,cc,viz,gpu"
+var categories = []string{"toplevel", "mojom", "blink", "v8", "cc", "viz", "gpu"}
 
 func main() {
 	bin := flag.String("bin", "bin/contractbench", "the contractbench binary to run")
@@ -115,7 +114,7 @@ func record(bin, out string, args []string) error {
 		TraceConfig: &tracing.TraceConfig{
 			RecordMode:          tracing.TraceConfigRecordModeRecordContinuously,
 			TraceBufferSizeInKb: 1 << 20,
-			IncludedCategories:  strings.Split(categories, ","),
+			IncludedCategories:  categories,
 		},
 	})
 	if err != nil {

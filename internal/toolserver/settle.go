@@ -80,7 +80,7 @@ func (s *Server) observe(ctx context.Context, t *tab, withText bool) before {
 func (s *Server) settle(ctx context.Context, t *tab, b before, navigating bool) waitEnd {
 	clock, bound := spare.Start(), s.opts.Settle
 	from := time.Now()
-	for clock.Left(bound) > 0 {
+	for left := clock.Left(bound); left > 0; left = clock.Left(bound) {
 		st := t.state()
 		if navigating || st.navigations != b.state.navigations || st.doc != b.state.doc {
 			// b is settle's own copy: from here on it tracks the loaded
@@ -110,7 +110,7 @@ func (s *Server) settle(ctx context.Context, t *tab, b before, navigating bool) 
 		// mutation) only puts it later, and the page's own count of
 		// its quiet time says so then. Looking more often would only
 		// cost the page and the browser a call each time.
-		wait := min(quietBoth-min(net, dom), quietOne-max(net, dom), clock.Left(bound))
+		wait := min(quietBoth-min(net, dom), quietOne-max(net, dom), left)
 		if sleep(ctx, max(wait, lookAgain)) != nil {
 			return waitEnd{loading: t.state().loading}
 		}
@@ -142,9 +142,9 @@ func (w waitEnd) note() string {
 // whether it finished within bound (and ctx).
 func (s *Server) load(ctx context.Context, t *tab, was state, bound time.Duration) bool {
 	clock := spare.Start()
-	for clock.Left(bound) > 0 {
+	for waited := clock.Elapsed(); waited < bound; waited = clock.Elapsed() {
 		st := t.state()
-		if !st.loading && (st.doc != was.doc || st.withinDoc != was.withinDoc || clock.Elapsed() > navStart) {
+		if !st.loading && (st.doc != was.doc || st.withinDoc != was.withinDoc || waited > navStart) {
 			return true
 		}
 		if sleep(ctx, 10*time.Millisecond) != nil {
