@@ -124,6 +124,11 @@ func testSite() http.Handler {
 	mux.HandleFunc("/slowload.html", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		fmt.Fprintf(w, "<!doctype html><title>Slow</title><h1>Slow to load</h1><img src=\"/slow.gif?%s\" alt=\"\">", r.URL.RawQuery)
+		if r.URL.Query().Has("tick") {
+			// A page whose DOM never goes quiet either: only a bound
+			// ends a wait on it, however busy the machine.
+			fmt.Fprint(w, `<p id="n"></p><script>let n = 0; setInterval(() => { document.getElementById('n').textContent = ++n }, 100)</script>`)
+		}
 	})
 	// /checkout.html embeds payments' card form: another origin of the
 	// same site (the same host on another port), as a payment provider's
